@@ -1,0 +1,4 @@
+import Puckd
+import CMallocCounter
+
+print("puckd-bench: no benchmarks yet")

@@ -1,0 +1,40 @@
+# puckd: `make run` and `make test` set up what is missing and do the job (see README.md).
+SWIFT        ?= swift
+# Debian packages: build (C libraries), tests (gpsd to test the gpsd source, python3 for the scorer,
+# xz to unpack fixtures) and benchmarks (gpsd-clients for gpsdecode, pip for pynmea2, time for RSS).
+BUILD_PKGS   := libserialport-dev libgpiod-dev pkg-config
+TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd
+BENCH_PKGS   := $(TEST_PKGS) gpsd-clients python3-pip python3-venv time valgrind
+# The device binary: Swift runtime linked statically, so the board needs no Swift toolchain.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+PUCKD        := .build/release/puckd
+
+.PHONY: all deps-build deps-test deps-bench build run test test-debug test-release bench clean
+
+all: build
+
+deps-build: ; @./scripts/apt-ensure $(BUILD_PKGS)
+deps-test:  ; @./scripts/apt-ensure $(TEST_PKGS)
+deps-bench: ; @./scripts/apt-ensure $(BENCH_PKGS)
+
+build: deps-build
+	$(SWIFT) build $(RELEASE_FLAGS) --product puckd
+
+# The main job on the embedded default: replay the drive compiled into the binary.
+run: build
+	$(PUCKD) replay
+
+# All tests, in debug and in release (allocation proofs must hold in both builds).
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests -c release
+	$(SWIFT) test --skip-build -c release
+
+bench: deps-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product puckd
+	$(SWIFT) build -c release --product puckd-bench
+	./scripts/bench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,54 @@
+// swift-tools-version: 6.2
+// puckd: location, heading and map-camera tracking for Linux single-board computers.
+// Module map and rules: DEVELOPERS.md. No Swift package dependencies; C libraries come from Debian.
+import PackageDescription
+
+/// Settings shared by every Swift target: Swift 6 language mode, warnings are errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "puckd",
+    products: [
+        .executable(name: "puckd", targets: ["puckd"]),
+    ],
+    targets: [
+        // C libraries from Debian packages, wrapped as system-library targets.
+        .systemLibrary(name: "CSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // Linux uAPI pieces that do not import into Swift (ioctl numbers, unions, inline helpers).
+        .target(name: "CLinux"),
+        // Data compiled into the binary with #embed: the default replay drive and its licence.
+        .target(name: "CBundledData"),
+        // Thread-local malloc counter: linked into tests and the benchmark only, never into puckd.
+        .target(name: "CMallocCounter"),
+
+        // Pure core: bytes, samples and monotonic nanoseconds in; values out. No I/O, no clock.
+        .target(name: "NMEA", swiftSettings: strict),
+        .target(name: "Heading", swiftSettings: strict),
+        .target(name: "Tracking", dependencies: ["NMEA"], swiftSettings: strict),
+        .target(name: "Console", dependencies: ["NMEA", "Heading", "Tracking"], swiftSettings: strict),
+
+        // Thin edges: real hardware backends and their simulated twins.
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading"], swiftSettings: strict),
+
+        // The device: wires sources, core, GPIO and console into one loop.
+        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Console", "Hardware", "CBundledData"],
+                swiftSettings: strict),
+        .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
+
+        // `make bench`: figures, not tests.
+        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "CMallocCounter"],
+                          path: "Benchmarks/puckd-bench", swiftSettings: strict),
+
+        // Tests (Swift Testing only).
+        .target(name: "TestSupport", dependencies: ["CMallocCounter"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HeadingTests", dependencies: ["Heading", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "CBundledData", "TestSupport"], swiftSettings: strict),
+    ]
+)

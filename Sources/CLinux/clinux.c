@@ -1,0 +1,4 @@
+#include <errno.h>
+#include "clinux.h"
+
+int clinux_errno(void) { return errno; }

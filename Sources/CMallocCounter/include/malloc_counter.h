@@ -1,0 +1,9 @@
+#ifndef PUCKD_MALLOC_COUNTER_H
+#define PUCKD_MALLOC_COUNTER_H
+#include <stdint.h>
+/// Heap allocations (malloc, calloc, realloc, memalign, aligned_alloc, posix_memalign) made by the
+/// calling thread since it started. Linked into tests and benchmarks only.
+uint64_t mc_thread_allocations(void);
+/// Bytes requested by those allocations.
+uint64_t mc_thread_allocated_bytes(void);
+#endif

@@ -1,0 +1,4 @@
+/// puckd's version, printed by `puckd --version` and the console's `version` command.
+public enum PuckdVersion {
+    public static let string: StaticString = "0.1.0"
+}

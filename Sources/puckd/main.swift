@@ -1,0 +1,3 @@
+import Puckd
+
+print("puckd \(PuckdVersion.string)")
