@@ -28,7 +28,7 @@ run: build
 test: deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(SWIFT) build --build-tests -c release
+	$(SWIFT) build --build-tests -c release -Xswiftc -enable-testing
 	$(SWIFT) test --skip-build -c release
 
 bench: deps-bench
