@@ -13,3 +13,15 @@ import CBundledData
         #expect(license.contains("BSD"))
     }
 }
+
+@Suite struct TestSupportTests {
+    @Test func xzFixtureDecompresses() throws {
+        let json = try #require(Fixtures.xzBytes("nmea/gpsd/quectel-l76k-nmea.gpsdecode.json.xz"))
+        #expect(String(decoding: json.prefix(200), as: UTF8.self).contains("\"class\":\"SKY\""))
+    }
+
+    @Test func processStatusAndOutput() throws {
+        let r = try #require(runProcess(["sh", "-c", "cat; echo err >&2; exit 3"], input: Array("in".utf8)))
+        #expect(r.status == 3 && r.output == "in" && r.errorOutput == "err\n")
+    }
+}
