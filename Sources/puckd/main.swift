@@ -1,3 +1,4 @@
+import Glibc
 import Puckd
 
-print("puckd \(PuckdVersion.string)")
+exit(CommandLineTool.main(CommandLine.arguments))
