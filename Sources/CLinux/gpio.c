@@ -16,7 +16,13 @@ int clinux_gpio_termination_signalfd(void) {
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
-    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (fd < 0) {
+        int saved = errno;
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);   // keep Ctrl-C working without the descriptor
+        errno = saved;
+    }
+    return fd;
 }
 
 unsigned long clinux_pps_getcap_request(void) { return (unsigned long)PPS_GETCAP; }

@@ -19,6 +19,12 @@ public final class SimulatedGPIO: GPIOController {
         public var active: Bool
         /// Electrical level on the pin (true = high).
         public var physicalHigh: Bool
+
+        public init(timeNanoseconds: Int64, active: Bool, physicalHigh: Bool) {
+            self.timeNanoseconds = timeNanoseconds
+            self.active = active
+            self.physicalHigh = physicalHigh
+        }
     }
 
     private struct Requested {
