@@ -82,6 +82,8 @@ public enum ButtonConfigurationError: Error, Equatable, CustomStringConvertible 
     case tooManyModes(count: Int, capacity: Int)
     /// A mode appears twice in the cycle (the cycle would never reach the modes after the second one).
     case duplicateMode(position: Int)
+    /// Debounce or long-press time out of range.
+    case invalidTiming(debounceNanoseconds: Int64, longPressNanoseconds: Int64?)
 
     public var description: String {
         switch self {
@@ -93,6 +95,10 @@ public enum ButtonConfigurationError: Error, Equatable, CustomStringConvertible 
             return "the button's tracking-mode cycle has \(count) modes, at most \(capacity) fit: shorten it"
         case .duplicateMode(let position):
             return "mode \(position + 1) of the button's tracking-mode cycle appears earlier too: list each mode once"
+        case .invalidTiming(let debounce, let long):
+            let longText = long.map { "\($0 / 1_000_000) ms" } ?? "off"
+            return "button debounce \(debounce / 1_000_000) ms with long press \(longText) cannot work: use a debounce "
+                + "of 0 to 1000 ms (30 is typical) and a long-press time longer than it (1000 is typical)"
         }
     }
 }

@@ -42,12 +42,25 @@ public struct ButtonTiming: Sendable, Equatable {
     /// Hold time that makes a press long (default 1 s); nil disables long presses (every press is short).
     public var longPressNanoseconds: Int64?
 
+    /// Valid times (a programming error traps; settings from a profile go through `validated`).
     public init(debounceNanoseconds: Int64 = 30_000_000, longPressNanoseconds: Int64? = 1_000_000_000) {
-        precondition(debounceNanoseconds >= 0, "debounce time must not be negative")
-        precondition(longPressNanoseconds.map { $0 > debounceNanoseconds } ?? true,
-                     "the long-press time must be longer than the debounce time")
+        precondition(Self.isValid(debounceNanoseconds, longPressNanoseconds), "invalid ButtonTiming")
         self.debounceNanoseconds = debounceNanoseconds
         self.longPressNanoseconds = longPressNanoseconds
+    }
+
+    /// Times from a board profile or the command line, checked: the debounce time is 0 … 1 s and the
+    /// long-press time longer than it.
+    public static func validated(debounceNanoseconds: Int64,
+                                 longPressNanoseconds: Int64?) throws(ButtonConfigurationError) -> ButtonTiming {
+        guard isValid(debounceNanoseconds, longPressNanoseconds) else {
+            throw .invalidTiming(debounceNanoseconds: debounceNanoseconds, longPressNanoseconds: longPressNanoseconds)
+        }
+        return ButtonTiming(debounceNanoseconds: debounceNanoseconds, longPressNanoseconds: longPressNanoseconds)
+    }
+
+    private static func isValid(_ debounce: Int64, _ long: Int64?) -> Bool {
+        debounce >= 0 && debounce <= 1_000_000_000 && (long.map { $0 > debounce } ?? true)
     }
 }
 

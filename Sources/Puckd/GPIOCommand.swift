@@ -102,12 +102,14 @@ enum GPIOCommand {
             return offset
         }
         if offsets.isEmpty { throw UsageError("give at least one line OFFSET") }
-        if long <= debounce { throw UsageError("--long must be longer than --debounce") }
+        let timing: ButtonTiming
+        do {
+            timing = try ButtonTiming.validated(debounceNanoseconds: Int64(debounce) * 1_000_000,
+                                                longPressNanoseconds: Int64(long) * 1_000_000)
+        } catch { throw UsageError(error.description) }
 
         let controller = try LibgpiodGPIOController.open(selector)
         defer { controller.close() }
-        let timing = ButtonTiming(debounceNanoseconds: Int64(debounce) * 1_000_000,
-                                  longPressNanoseconds: Int64(long) * 1_000_000)
         var lines: [GPIOLineHandle] = []
         var debouncers: [ButtonDebouncer] = []
         for offset in offsets {

@@ -115,6 +115,9 @@ public struct LEDPatterns: Sendable {
     /// Default palette: 0 off, 1 green, 2 blue, 3 cyan, 4 yellow, 5 magenta, 6 red, 7 white.
     public init(timing: LEDPatternTiming = LEDPatternTiming(),
                 modeColors: InlineArray<8, RGBColor> = [.off, .green, .blue, .cyan, .yellow, .magenta, .red, .white]) {
+        precondition(timing.fix2DPeriodNanoseconds > 0 && timing.stalePeriodNanoseconds > 0
+                     && timing.modeGroupPeriodNanoseconds > 0 && timing.modeBlinkSlotNanoseconds > 0
+                     && timing.heartbeatPeriodNanoseconds > 0, "LED pattern periods must be positive")
         self.timing = timing
         self.modeColors = modeColors
     }

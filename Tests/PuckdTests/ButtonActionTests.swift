@@ -64,3 +64,19 @@ enum TestMode: Equatable, Sendable {
         #expect(ButtonConfigurationError.duplicateMode(position: 2).description.contains("mode 3"))
     }
 }
+
+@Suite struct ButtonTimingTests {
+    @Test func validatedTimes() throws {
+        #expect(try ButtonTiming.validated(debounceNanoseconds: ms(20), longPressNanoseconds: ms(800)) ==
+                ButtonTiming(debounceNanoseconds: ms(20), longPressNanoseconds: ms(800)))
+        #expect(try ButtonTiming.validated(debounceNanoseconds: 0, longPressNanoseconds: nil).longPressNanoseconds == nil)
+        #expect(throws: ButtonConfigurationError.invalidTiming(debounceNanoseconds: ms(50), longPressNanoseconds: ms(40))) {
+            _ = try ButtonTiming.validated(debounceNanoseconds: ms(50), longPressNanoseconds: ms(40))
+        }
+        #expect(throws: ButtonConfigurationError.self) {
+            _ = try ButtonTiming.validated(debounceNanoseconds: -1, longPressNanoseconds: nil)
+        }
+        let text = ButtonConfigurationError.invalidTiming(debounceNanoseconds: ms(50), longPressNanoseconds: ms(40)).description
+        #expect(text.contains("50 ms") && text.contains("40 ms") && text.contains("30 is typical"))
+    }
+}
