@@ -1,0 +1,132 @@
+import Glibc
+
+/// Why a GPIO operation failed. `description` is one or two sentences saying what is wrong and what to do.
+///
+/// Errors are built at start-up (chip and line requests) or on a broken line; building one allocates, which
+/// is fine off the hot path. Raw `errno` values are kept for tests and logs.
+public enum GPIOError: Error, Equatable, CustomStringConvertible {
+    /// No `/dev/gpiochip*` device exists at all.
+    case noChips(directory: String)
+    /// Chips exist but none matches the selector; `found` lists what was seen.
+    case chipNotFound(wanted: String, found: [GPIOChipInfo])
+    /// The chip device exists but this user may not open it (EACCES/EPERM).
+    case permissionDenied(path: String)
+    /// The explicitly named device does not exist.
+    case chipMissing(path: String)
+    /// The path exists but is not a GPIO character device.
+    case notAChip(path: String)
+    /// Opening the chip failed for another reason.
+    case openFailed(path: String, errno: Int32)
+    /// The offset is not a line of the chip.
+    case lineOutOfRange(offset: UInt32, lineCount: Int, chip: String)
+    /// Another consumer (a kernel driver such as pps-gpio, or another process) holds the line.
+    case lineBusy(offset: UInt32, consumer: String?, chip: String)
+    /// This controller already requested the line.
+    case lineAlreadyRequested(offset: UInt32)
+    /// The controller's fixed line table is full.
+    case tooManyLines(capacity: Int)
+    /// The kernel refused the flags (bias flags need Linux ≥ 5.5; some chips cannot pull).
+    case configurationRejected(offset: UInt32, bias: GPIOBias, errno: Int32)
+    /// The kernel lacks the GPIO character-device uAPI v1 that libgpiod 1.x speaks.
+    case characterDeviceV1Missing(chip: String)
+    /// Requesting the line failed for another reason.
+    case requestFailed(offset: UInt32, errno: Int32)
+    /// `setOutput` on a line that was requested as an input (or the reverse for events).
+    case wrongDirection(offset: UInt32, expectedOutput: Bool)
+    /// Reading events or setting a value failed after the request succeeded.
+    case ioFailed(operation: String, offset: UInt32, errno: Int32)
+    /// The controller was closed.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .noChips(let directory):
+            return "no GPIO chip found (no \(directory)/gpiochip* device): this machine has no GPIO controller "
+                + "or its kernel lacks CONFIG_GPIO_CDEV; run on the board, or use the simulated board (--board sim)"
+        case .chipNotFound(let wanted, let found):
+            var list = ""
+            for chip in found {
+                if !list.isEmpty { list += "; " }
+                list += chip.summary
+            }
+            return "no GPIO chip matches \(wanted); found: \(list). Set the chip in the board profile "
+                + "to one of these labels or paths (`puckd gpio chips` lists them)"
+        case .permissionDenied(let path):
+            return "permission denied opening \(path): add the user to group gpio (sudo usermod -aG gpio USER, "
+                + "then log in again); the rules in udev/ give that group access to /dev/gpiochip*"
+        case .chipMissing(let path):
+            return "\(path) does not exist: check the chip in the board profile (`puckd gpio chips` lists "
+                + "the chips; on a Pi 5 with a kernel before 6.6.45 the header is gpiochip4)"
+        case .notAChip(let path):
+            return "\(path) is not a GPIO chip device: give a /dev/gpiochipN path, a chip name or a chip label"
+        case .openFailed(let path, let code):
+            return "cannot open \(path): \(errnoText(code))"
+        case .lineOutOfRange(let offset, let lineCount, let chip):
+            return "line \(offset) does not exist on \(chip), which has lines 0...\(lineCount - 1): "
+                + "use the BCM GPIO number as the offset on the header chip"
+        case .lineBusy(let offset, let consumer, let chip):
+            let who = consumer.map { "consumer \"\($0)\"" } ?? "another consumer"
+            return "line \(offset) on \(chip) is in use by \(who): free it (stop the other program, or remove "
+                + "the dtoverlay that claims the pin, e.g. pps-gpio) or choose another line"
+        case .lineAlreadyRequested(let offset):
+            return "line \(offset) is configured twice: give each button, LED and PPS input its own line"
+        case .tooManyLines(let capacity):
+            return "more than \(capacity) GPIO lines requested: puckd supports at most \(capacity) "
+                + "(buttons, LEDs, PPS); remove some from the board profile"
+        case .configurationRejected(let offset, let bias, let code):
+            return "the kernel rejected the configuration of line \(offset) with bias \(bias.name) "
+                + "(\(errnoText(code))): bias needs Linux 5.5 or later; set the bias to as-is and fit an "
+                + "external resistor"
+        case .characterDeviceV1Missing(let chip):
+            return "\(chip) does not offer the GPIO uAPI v1 that libgpiod 1.x uses: build the kernel with "
+                + "CONFIG_GPIO_CDEV_V1=y"
+        case .requestFailed(let offset, let code):
+            return "requesting line \(offset) failed: \(errnoText(code))"
+        case .wrongDirection(let offset, let expectedOutput):
+            return expectedOutput
+                ? "line \(offset) was requested as an input and cannot be driven"
+                : "line \(offset) was requested as an output and has no edge events"
+        case .ioFailed(let operation, let offset, let code):
+            return "\(operation) on line \(offset) failed: \(errnoText(code)); the GPIO chip may have gone away"
+        case .closed:
+            return "the GPIO controller is closed"
+        }
+    }
+}
+
+/// What a chip scan found about one `/dev/gpiochip*` device.
+public struct GPIOChipInfo: Sendable, Equatable {
+    /// Device path, e.g. `/dev/gpiochip0`.
+    public var path: String
+    /// Kernel name, e.g. `gpiochip0` (empty when the chip could not be opened).
+    public var name: String
+    /// Chip label, e.g. `pinctrl-bcm2711` (empty when the chip could not be opened).
+    public var label: String
+    /// Number of lines (0 when the chip could not be opened).
+    public var lineCount: Int
+    /// errno of the failed open, 0 when the chip was read.
+    public var openErrno: Int32
+
+    public init(path: String, name: String, label: String, lineCount: Int, openErrno: Int32 = 0) {
+        self.path = path
+        self.name = name
+        self.label = label
+        self.lineCount = lineCount
+        self.openErrno = openErrno
+    }
+
+    /// True when the chip was opened and its label read.
+    public var isReadable: Bool { openErrno == 0 }
+
+    /// One line for listings: `/dev/gpiochip0 (gpiochip0, label pinctrl-bcm2711, 58 lines)`.
+    public var summary: String {
+        if isReadable { return "\(path) (\(name), label \(label), \(lineCount) lines)" }
+        return "\(path) (cannot open: \(errnoText(openErrno)))"
+    }
+}
+
+/// `strerror` text for an errno value (allocates a String: for messages only).
+func errnoText(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "errno \(code)" }
+    return String(cString: text) + " (errno \(code))"
+}

@@ -1,0 +1,89 @@
+import Glibc
+import Testing
+import TestSupport
+@testable import Hardware
+
+/// The libgpiod v1 backend against what this machine really has. The build container has no GPIO chip
+/// (its kernel is built without GPIOLIB and without module support, so gpio-sim/gpio-mockup cannot be
+/// loaded): these tests exercise the error paths for real. Requesting lines, edge events and outputs on a
+/// real chip is verified in the HIL VM (gpio-sim) and on boards.
+@Suite struct GPIOLibgpiodTests {
+    /// The `/dev/gpiochip*` devices that exist here (what the scan must report).
+    static func realChipNodes() -> [String] {
+        guard let dir = opendir("/dev") else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix("gpiochip") { names.append(name) }
+        }
+        return names
+    }
+
+    @Test func libraryIsVersionOne() {
+        #expect(LibgpiodGPIOController.libraryVersion.hasPrefix("1."))
+    }
+
+    @Test func scanMatchesDevNodes() {
+        let scanned = LibgpiodGPIOController.scanChips()
+        #expect(scanned.count <= Self.realChipNodes().count)
+        for chip in scanned { #expect(chip.path.hasPrefix("/dev/gpiochip")) }
+    }
+
+    @Test(.enabled(if: GPIOLibgpiodTests.realChipNodes().isEmpty, "this machine has GPIO chips"))
+    func noChipHereIsReportedClearly() {
+        #expect(throws: GPIOError.noChips(directory: "/dev")) { _ = try LibgpiodGPIOController.open(.automatic) }
+        #expect(throws: GPIOError.noChips(directory: "/dev")) { _ = try LibgpiodGPIOController.open(.label("pinctrl-bcm2711")) }
+        let text = GPIOError.noChips(directory: "/dev").description
+        #expect(text.contains("no GPIO chip found") && text.contains("gpiochip"))
+    }
+
+    @Test func missingPathAndName() {
+        #expect(throws: GPIOError.chipMissing(path: "/dev/gpiochip99")) {
+            _ = try LibgpiodGPIOController.open(.name("gpiochip99"))
+        }
+        #expect(throws: GPIOError.chipMissing(path: "/nonexistent/gpiochip4")) {
+            _ = try LibgpiodGPIOController.open(.path("/nonexistent/gpiochip4"))
+        }
+    }
+
+    @Test func characterDeviceThatIsNoChip() {
+        // /dev/null is a character device: libgpiod's own sysfs check rejects it.
+        #expect(throws: GPIOError.notAChip(path: "/dev/null")) { _ = try LibgpiodGPIOController.open(.path("/dev/null")) }
+    }
+
+    /// A directory with fake `gpiochip*` entries: a regular file (libgpiod refuses it), a symlink (skipped,
+    /// it aliases another chip) and an unrelated name. The scan reports the file with its errno, and
+    /// selection by label lists it in the error.
+    @Test func scanOfAFakeDeviceDirectory() throws {
+        let dir = try #require(makeTemporaryDirectory())
+        defer { _ = runProcess(["rm", "-rf", dir]) }
+        #expect(creat(dir + "/gpiochip0", 0o644) >= 0)
+        #expect(symlink(dir + "/gpiochip0", dir + "/gpiochip4") == 0)
+        #expect(creat(dir + "/gpiochipfoo", 0o644) >= 0)
+        #expect(creat(dir + "/ttyS0", 0o644) >= 0)
+
+        let scanned = LibgpiodGPIOController.scanChips(deviceDirectory: dir)
+        #expect(scanned.count == 1)
+        let chip = try #require(scanned.first)
+        #expect(chip.path == dir + "/gpiochip0")
+        #expect(!chip.isReadable && chip.openErrno == ENOTTY)
+        #expect(chip.summary.contains("cannot open"))
+
+        #expect(throws: GPIOError.chipNotFound(wanted: "label \"pinctrl-rp1\"", found: scanned)) {
+            _ = try LibgpiodGPIOController.open(.label("pinctrl-rp1"), deviceDirectory: dir)
+        }
+        #expect(throws: GPIOError.notAChip(path: dir + "/gpiochip0")) {
+            _ = try LibgpiodGPIOController.open(.name("gpiochip0"), deviceDirectory: dir)
+        }
+    }
+
+    func makeTemporaryDirectory() -> String? {
+        var template = Array("/tmp/puckd-gpio-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+    }
+}
