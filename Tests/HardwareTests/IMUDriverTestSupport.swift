@@ -81,3 +81,18 @@ enum RecordedIMUData {
         return out
     }()
 }
+
+extension DriverHarness {
+    /// A level, still sample with sensor-like noise (deterministic in `index`): real chips never
+    /// repeat their raw output for long, and the stuck-data detector relies on that.
+    static func noisySample(_ index: Int, field: Vector3 = Vector3(20, 0, -40)) -> IMUSample {
+        var state = UInt64(truncatingIfNeeded: index &* 2_654_435_761 &+ 12345)
+        func noise() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(Int64(bitPattern: state >> 11) % 2001 - 1000) / 1000      // −1 … 1
+        }
+        return sample(gyro: Vector3(0.01 * noise(), 0.01 * noise(), 0.01 * noise()),
+                      accel: Vector3(0.05 * noise(), 0.05 * noise(), g + 0.05 * noise()),
+                      field: Vector3(field.x + 0.3 * noise(), field.y + 0.3 * noise(), field.z + 0.3 * noise()))
+    }
+}
