@@ -80,8 +80,8 @@ public enum IMUProbeFailure: Sendable, Equatable {
             "found an \(part.name) at \(I2CHex.byte(a)) but no magnetometer (WHO_AM_I 0x3d) at 0x1c or 0x1e: "
                 + "a heading needs it; check the board (BerryIMU v2/v3 and the Sense HAT have it at 0x1c)"
         case .noMagnetometer(let part, let a, let id):
-            "found an \(part.name) at \(I2CHex.byte(a)) (WHO_AM_I \(I2CHex.byte(id))): it has no magnetometer "
-                + "(6-axis parts are often sold as \"MPU-9250\"), so it cannot give a heading; use a 9-axis IMU"
+            "found an \(part.name) at \(I2CHex.byte(a)) (WHO_AM_I \(I2CHex.byte(id))): a 6-axis part (often "
+                + "sold as \"MPU-9250\") cannot give a heading; use a 9-axis IMU such as an ICM-20948"
         case .busy(let a):
             I2CError.busy(address: a).message
         case .unsupported(let part, let a, let id):
