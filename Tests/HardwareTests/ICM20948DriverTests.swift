@@ -104,6 +104,7 @@ import Heading
             if device.poll(nowNanoseconds: now) != nil { samples += 1 }
         }
         #expect(device.status.errors.dataTimeouts == 1)
+        #expect(device.status.errors.wrongChip == 0)                 // re-init selected bank 0 before WHO_AM_I
         #expect(device.status.initializations == 2)
         #expect(device.status.state == .running && samples > 100)
     }
