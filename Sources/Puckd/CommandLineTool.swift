@@ -17,6 +17,8 @@ public enum CommandLineTool {
         case "-h", "--help", "help":
             printHelp()
             return ExitStatus.ok
+        case "imu":
+            return IMUCommand.run(rest)
         case "-V", "--version", "version":
             StandardStreams.out("puckd \(PuckdVersion.string)\n")
             return ExitStatus.ok
@@ -28,7 +30,10 @@ public enum CommandLineTool {
     }
 
     /// The usage paragraphs of every command, in the order `--help` prints them.
-    static let commandUsages: [StaticString] = [GPIOCommand.usage]
+    static let commandUsages: [StaticString] = [
+        IMUCommand.usage,
+        GPIOCommand.usage,
+    ]
 
     static func printHelp() {
         StandardStreams.out("""
