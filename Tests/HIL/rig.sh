@@ -205,7 +205,7 @@ fi
 # --- 8. Boot ----------------------------------------------------------------------------------
 t_vm=$(now)
 set +e
-timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -M pc -cpu max -smp "${HIL_SMP:-2}" -m "${HIL_MEM:-1G}" \
+timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -M pc -cpu "${HIL_CPU:-max}" -smp "${HIL_SMP:-2}" -m "${HIL_MEM:-1G}" \
     -nodefaults -no-reboot -display none \
     -serial stdio "${serial_gps[@]}" "${serial_ctl[@]}" \
     -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
@@ -239,9 +239,10 @@ elif [ "$qemu_rc" = 0 ] || [ $((qemu_rc % 2)) = 0 ]; then
     why="the guest ended without reporting a status (kernel panic or init died; see $RUN/console.log)"
 else
     status=126
-    why="QEMU failed (exit $qemu_rc): $(head -c 600 "$RUN/qemu.stderr")"
+    why="QEMU failed with exit status $qemu_rc before the guest reported (its messages are above)"
 fi
 if [ -s "$RUN/qemu.stderr" ] && [ "$status" != 0 ]; then sed 's/^/hil: qemu: /' "$RUN/qemu.stderr" >&2; fi
+# Statuses 124..127 of the command itself cannot be told from the rig's own (scenarios exit 0 or 1).
 
 if [ -n "$feeder_pid" ]; then
     cleanup

@@ -6,7 +6,8 @@
 #   check "NAME" COMMAND [ARG...]       ... one line per check
 #   hil_finish                          prints "N passed, N failed" and exits 1 on any failure
 #
-# Devices: gpio.sh (gpio-sim lines), i2c.sh (i2c-stub + IMU register files), gps.sh (UART + feeder).
+# Devices: gpio.sh (gpio-sim lines), i2c.sh (i2c-stub + IMU register files), gps.sh (UART + feeder);
+# app.sh runs the program under test with its console on a pipe.
 
 HIL_PASSED=0
 HIL_FAILED=0
@@ -117,6 +118,7 @@ hil_not_running() { ! kill -0 "$1" 2>/dev/null; }
 # hil_finish: prints the summary line and exits (1 when anything failed or nothing was checked).
 hil_finish() {
     HIL_FINISHED=1
+    hil_app_save_logs
     echo "$HIL_PASSED passed, $HIL_FAILED failed"
     [ "$HIL_FAILED" = 0 ] && [ "$HIL_PASSED" -gt 0 ] && exit 0
     exit 1
@@ -125,6 +127,7 @@ hil_on_exit() {
     local rc=$? name
     for name in "${!HIL_BG[@]}"; do kill -KILL "${HIL_BG[$name]}" 2>/dev/null; done
     if [ "$HIL_FINISHED" = 0 ]; then
+        hil_app_save_logs
         hil_fail "scenario ended before hil_finish (exit status $rc)"
         echo "$HIL_PASSED passed, $HIL_FAILED failed"
         exit 1
@@ -142,3 +145,5 @@ hil_link() { ln -sfn "$2" "$1"; }
 . "$HIL_DIR/guest/i2c.sh"
 # shellcheck source=gps.sh
 . "$HIL_DIR/guest/gps.sh"
+# shellcheck source=app.sh
+. "$HIL_DIR/guest/app.sh"

@@ -10,38 +10,39 @@ hil_log "smoke: kernel $(uname -r), run directory $HIL_RUN_DIR"
 check_eq "the guest runs the kernel the rig chose" "$HIL_KVER" "$(uname -r)"
 check "ttyS1 is a 16550A UART" grep -q '^1: uart:16550A' /proc/tty/driver/serial
 
-# --- GPIO: a button (BCM 17, to GND, pull-up) and three LEDs (BCM 22/23/24), as on the Pi -------
-hil_gpio_setup hil-gpio 28 17:BUTTON:active-low 22:LED_FIX 23:LED_MODE 24:LED_FAULT
-chip=$(hil_gpio_chip hil-gpio)
-check_match "gpiodetect lists the chip by its label" "${chip#/dev/} \[hil-gpio\] \(28 lines\)" "$(gpiodetect)"
+# --- GPIO: the Pi 4 header chip (label, 58 lines, BCM offsets) with the board/HIL.md wiring: a
+# button on BCM 17 (to GND, pull-up) and LEDs on BCM 22/23/24.
+hil_gpio_setup pinctrl-bcm2711 58 17:BUTTON:active-low 22:LED_FIX 23:LED_MODE 24:LED_FAULT
+chip=$(hil_gpio_chip pinctrl-bcm2711)
+check_match "gpiodetect lists the chip by its label" "${chip#/dev/} \[pinctrl-bcm2711\] \(58 lines\)" "$(gpiodetect)"
 check_eq "gpiofind finds the button by name" "${chip#/dev/} 17" "$(gpiofind BUTTON)"
-check_eq "the idle button reads high (pull-up)" 1 "$(gpioget hil-gpio 17)"
+check_eq "the idle button reads high (pull-up)" 1 "$(gpioget pinctrl-bcm2711 17)"
 
-hil_bg mon gpiomon --num-events=1 --falling-edge --format='%e %o' hil-gpio 17 >/run/mon-press.txt
+hil_bg mon gpiomon --num-events=1 --falling-edge --format='%e %o' pinctrl-bcm2711 17 >/run/mon-press.txt
 check "gpiomon holds the button line" wait_for 30 hil_gpio_requested BUTTON gpiomon
 hil_button_press BUTTON
 check "gpiomon ends after the press" hil_wait mon 30
 check_eq "the press is one falling edge on offset 17" "0 17" "$(cat /run/mon-press.txt)"
-check_eq "the pressed button reads low" 0 "$(gpioget hil-gpio 17)"
+check_eq "the pressed button reads low" 0 "$(gpioget pinctrl-bcm2711 17)"
 
-hil_bg mon gpiomon --num-events=1 --rising-edge --format='%e %o' hil-gpio 17 >/run/mon-release.txt
+hil_bg mon gpiomon --num-events=1 --rising-edge --format='%e %o' pinctrl-bcm2711 17 >/run/mon-release.txt
 check "gpiomon holds the button line again" wait_for 30 hil_gpio_requested BUTTON gpiomon
 hil_button_release BUTTON
 check "gpiomon ends after the release" hil_wait mon 30
 check_eq "the release is one rising edge on offset 17" "1 17" "$(cat /run/mon-release.txt)"
 
 check "the fix LED is off before anyone drives it" hil_led_is_off LED_FIX
-hil_bg led gpioset --mode=signal hil-gpio 22=1
+hil_bg led gpioset --mode=signal pinctrl-bcm2711 22=1
 check "gpioset 22=1: the sim's value file reads 1" wait_for 30 hil_led_is_on LED_FIX
 hil_stop led
 hil_gpio_pull LED_FAULT up
-hil_bg led gpioset --mode=signal hil-gpio 24=0
+hil_bg led gpioset --mode=signal pinctrl-bcm2711 24=0
 check "gpioset 24=0 against a pull-up: value reads 0" wait_for 30 hil_led_is_off LED_FAULT
 hil_stop led
 check "released, the fault line falls back to its pull (1)" wait_for 30 hil_led_is_on LED_FAULT
 
 # A 2 Hz blink (0.25 s on by gpioset, ~0.25 s off) seen by the pattern sampler.
-blink() { while :; do gpioset --mode=time --usec=250000 hil-gpio 23=1; hil_sleep 0.25; done; }
+blink() { while :; do gpioset --mode=time --usec=250000 pinctrl-bcm2711 23=1; hil_sleep 0.25; done; }
 hil_bg blink blink
 hil_gpio_watch LED_MODE 4
 hil_stop blink
@@ -55,6 +56,8 @@ check_match "the stub adapter is found by name" '^[0-9]+$' "$HIL_I2C_BUS"
 hil_imu_lsm6dsl_lis3mdl 0x6a 0x1c
 bus=$HIL_I2C_BUS
 check_eq "LSM6DSL WHO_AM_I (0x0F) via i2cget" 0x6a "$(i2cget -y "$bus" 0x6a 0x0f b)"
+[ "$bus" = 1 ] || hil_link /dev/i2c-1 "i2c-$bus"
+check_eq "the Pi's bus name /dev/i2c-1 reaches the stub through hil_link" 0x6a "$(i2cget -y 1 0x6a 0x0f b)"
 check_eq "LIS3MDL WHO_AM_I (0x0F) via i2cget" 0x3d "$(i2cget -y "$bus" 0x1c 0x0f b)"
 # Level, at rest, facing north, reset full scales (±2 g: 0.061 mg/LSB -> +1 g = 16393 = 0x4009).
 check_eq "gyro+accel block read 0x22..0x2D at rest, ±2 g" \
@@ -86,8 +89,9 @@ for heading in 90 225 359; do
 done
 
 # --- GPS UART: the feeder's NMEA on ttyS1, and what the guest sends back -------------------------
-hil_uart_raw "$HIL_GPS_TTY" 9600
-exec {gps}<>"$HIL_GPS_TTY"
+hil_link /dev/ttyAMA0 ttyS1   # the Pi 4's GPS UART name (board/HIL.md)
+hil_uart_raw /dev/ttyAMA0 9600
+exec {gps}<>/dev/ttyAMA0
 check "the feeder answers on the control line" hil_gps ping
 check "the feeder starts playing" hil_gps play
 timeout 2 cat <&"$gps" | tr -d '\r' >/run/nmea.txt
@@ -119,5 +123,17 @@ check "the feeder injects a receiver reply" hil_gps send '$PMTK001,220,3*30'
 check "the injected reply arrives on ttyS1" eval "timeout 3 cat <&$gps | grep -qF '\$PMTK001,220,3*30'"
 check_eq "an unknown control command is refused" 1 "$(hil_gps bogus >/dev/null; echo $?)"
 exec {gps}<&-
+
+# --- The program-under-test helpers, with a stand-in console program -----------------------------
+hil_app_start echo bash -c 'echo ready; trap "echo bye; exit 3" TERM; while read -r l; do echo "reply: $l"; done'
+check "the app prints its banner" hil_app_wait_output echo 30 '^ready$'
+hil_app_mark echo
+hil_app_send echo "hello"
+check "a console command gets its reply" hil_app_wait_output echo 30 '^reply: hello$'
+check "the output since the mark is only the reply" test "$(hil_app_output echo)" = "reply: hello"
+rc=0
+hil_app_stop echo TERM 30 || rc=$?   # not in $(...): only this shell can wait for its child
+check_eq "SIGTERM: the app exits with its own status" 3 "$rc"
+check "the app's last words are in its log" grep -qx bye "$(hil_app_log echo)"
 
 hil_finish
