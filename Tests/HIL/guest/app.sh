@@ -22,12 +22,12 @@ hil_app_start() {
     HIL_APP_IN[$name]=$fd
     HIL_APP_MARK[$name]=0
     "$@" <&"$fd" >>"$log" 2>&1 {fd}<&- &
-    HIL_BG[app-$name]=$!
+    HIL_BG["app-$name"]=$!
     hil_log "app $name: pid $! runs: $*"
 }
 
-hil_app_pid() { printf '%s\n' "${HIL_BG[app-$1]:-}"; }
-hil_app_running() { local pid=${HIL_BG[app-$1]:-}; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
+hil_app_pid() { printf '%s\n' "${HIL_BG["app-$1"]:-}"; }
+hil_app_running() { local pid=${HIL_BG["app-$1"]:-}; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
 
 # hil_app_send NAME TEXT: one line on the app's stdin.
 hil_app_send() { printf '%s\n' "$2" >&"${HIL_APP_IN[$1]:?no app named $1}"; }
@@ -46,7 +46,7 @@ hil_app_wait_output() { wait_for "$2" hil_app_has_output "$1" "$3"; }
 # hil_app_stop NAME [SIGNAL=TERM] [TIMEOUT_S=30]: signals the app and waits for it to exit; returns
 # its exit status (124 when it did not exit in time: it is then killed).
 hil_app_stop() {
-    local name=$1 rc=0 pid=${HIL_BG[app-$1]:-}
+    local name=$1 rc=0 pid=${HIL_BG["app-$1"]:-}
     [ -n "$pid" ] || return 127
     kill -"${2:-TERM}" "$pid" 2>/dev/null
     hil_wait "app-$name" "${3:-30}" || rc=$?

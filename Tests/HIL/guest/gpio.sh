@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # HIL_WATCH_* and HIL_GPS_TTY are for scenarios
 # gpio-sim helpers (sourced by lib.sh). A simulated chip is a real gpiochip character device: apps
 # use it through libgpiod or the uAPI exactly as on a board; the "outside world" is the sysfs
 # attribute directory of each line: `pull` (pull-up / pull-down: what a button or a wire does to an

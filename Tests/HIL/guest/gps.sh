@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # HIL_WATCH_* and HIL_GPS_TTY are for scenarios
 # GPS UART and feeder-control helpers (sourced by lib.sh). /dev/ttyS1 is a real 16550A whose other
 # end is the host's feeder.py; /dev/ttyS2 is the control line to the same feeder. What the guest
 # writes to ttyS1 is kept by the feeder in $HIL_GPS_CAPTURE, a host file the guest reads over 9p.
@@ -59,8 +60,8 @@ hil_gps_status() {
 # buffer keeps up to 64 KB that arrived while nobody read) until nothing arrives for QUIET_S s;
 # prints the byte count. Status 1 when the line never goes quiet (20 rounds).
 hil_uart_drain() {
-    local fd=$1 quiet=${2:-1} n total=0 round
-    for round in $(seq 20); do
+    local fd=$1 quiet=${2:-1} n total=0
+    for _ in $(seq 20); do
         n=$(timeout "$quiet" cat <&"$fd" | wc -c)
         total=$((total + n))
         [ "$n" = 0 ] && { echo "$total"; return 0; }

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # HIL_WAITED_S and the like are results for scenarios
 # HIL scenario library: sourced by Tests/HIL/scenarios/*.sh, which run inside the rig's guest as root
 # (bash, host root read-only, /tmp and /run writable). Functions are documented in Tests/HIL/README.md.
 #

@@ -17,7 +17,7 @@ ELF_MAGIC = b"\x7fELF"
 
 def main() -> int:
     if len(sys.argv) != 3:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        print("usage: " + __doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     src, out = sys.argv[1], sys.argv[2]
     with open(src, "rb") as f:
