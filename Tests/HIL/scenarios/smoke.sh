@@ -13,7 +13,7 @@ check "ttyS1 is a 16550A UART" grep -q '^1: uart:16550A' /proc/tty/driver/serial
 
 # --- GPIO: the Pi 4 header chip (label, 58 lines, BCM offsets) with the board/HIL.md wiring: a
 # button on BCM 17 (to GND, pull-up) and LEDs on BCM 22/23/24.
-hil_gpio_setup pinctrl-bcm2711 58 17:BUTTON:active-low 22:LED_FIX 23:LED_MODE 24:LED_FAULT
+hil_gpio_setup pinctrl-bcm2711 58 17:BUTTON:active-low 22:LED_FIX 23:LED_MODE 24:LED_FAULT 27:SPARE
 chip=$(hil_gpio_chip pinctrl-bcm2711)
 check_match "gpiodetect lists the chip by its label" "${chip#/dev/} \[pinctrl-bcm2711\] \(58 lines\)" "$(gpiodetect)"
 check_eq "gpiofind finds the button by name" "${chip#/dev/} 17" "$(gpiofind BUTTON)"
@@ -31,6 +31,15 @@ check "gpiomon holds the button line again" wait_for 30 hil_gpio_requested BUTTO
 hil_button_release BUTTON
 check "gpiomon ends after the release" hil_wait mon 30
 check_eq "the release is one rising edge on offset 17" "1 17" "$(cat /run/mon-release.txt)"
+
+# An app that asks for pull-up bias (as puckd does for buttons) sets the simulated pull itself; a
+# press still pulls the line down.
+hil_bg mon gpiomon -B pull-up --num-events=1 --format='%e %o' pinctrl-bcm2711 27 >/run/mon-bias.txt
+check "gpiomon -B pull-up holds line 27" wait_for 30 hil_gpio_requested SPARE gpiomon
+check_eq "the app's pull-up bias request sets the simulated pull" pull-up "$(cat "$(hil_gpio_attr SPARE pull)")"
+hil_gpio_pull SPARE down
+check "a pull-down against the app's pull-up bias ends gpiomon" hil_wait mon 30
+check_eq "... with one falling edge" "0 27" "$(cat /run/mon-bias.txt)"
 
 check "the fix LED is off before anyone drives it" hil_led_is_off LED_FIX
 hil_bg led gpioset --mode=signal pinctrl-bcm2711 22=1
