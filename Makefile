@@ -9,7 +9,7 @@ BENCH_PKGS   := $(TEST_PKGS) gpsd-clients python3-pip python3-venv time valgrind
 RELEASE_FLAGS := -c release --static-swift-stdlib
 PUCKD        := .build/release/puckd
 
-.PHONY: all deps-build deps-test deps-bench build run test test-debug test-release bench clean
+.PHONY: all deps-build deps-test deps-bench build run test test-debug test-release bench hil clean
 
 all: build
 
@@ -35,6 +35,11 @@ bench: deps-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product puckd
 	$(SWIFT) build -c release --product puckd-bench
 	./scripts/bench
+
+# Hardware-in-the-loop: each Tests/HIL/scenarios/*.sh in its own QEMU VM against the kernel's real
+# GPIO, I2C and UART drivers; installs its Debian packages; fails on any failure (Tests/HIL/README.md).
+hil:
+	Tests/HIL/run-scenarios.sh
 
 clean:
 	rm -rf .build

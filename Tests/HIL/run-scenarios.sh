@@ -1,0 +1,45 @@
+#!/bin/bash
+# Runs HIL scenarios, one fresh VM each (clean gpio-sim, i2c-stub and feeder state), and fails when
+# any of them fails. `make hil` runs this.
+#
+#   Tests/HIL/run-scenarios.sh [SCENARIO.sh...]   (default: Tests/HIL/scenarios/*.sh)
+#
+# Each scenario prints "N passed, N failed"; logs are in .build/hil/run/NAME/ (console.log,
+# feeder.log, gps-rx.bin = what the guest sent to the GPS). A scenario may carry header lines
+#   # hil-feeder-args: --loop --speed 2     (arguments for feeder.py)
+#   # hil-timeout: 400                      (seconds for the whole VM run; default 240)
+set -euo pipefail
+HIL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HIL_DIR/../.." && pwd)
+cd "$REPO"
+
+if [ $# -eq 0 ]; then
+    set -- "$HIL_DIR"/scenarios/*.sh
+fi
+for s in "$@"; do
+    [ -f "$s" ] || { echo "hil: no scenario file $s" >&2; exit 2; }
+done
+
+t0=$EPOCHREALTIME
+"$HIL_DIR/rig.sh" --prepare
+results=()
+failed=0
+for s in "$@"; do
+    name=$(basename "$s" .sh)
+    rel=$(realpath --relative-to="$REPO" "$s")
+    echo "hil: === scenario $name ($rel) ==="
+    args=(--name "$name")
+    read -r -a feeder_args <<<"$(sed -n 's/^# hil-feeder-args://p' "$s" | head -n 1)"
+    for a in "${feeder_args[@]}"; do args+=("--feeder-arg=$a"); done
+    t=$(sed -n 's/^# hil-timeout: *\([0-9][0-9]*\) *$/\1/p' "$s" | head -n 1)
+    [ -n "$t" ] && args+=(--timeout "$t")
+    rc=0
+    "$HIL_DIR/rig.sh" "${args[@]}" -- bash "$rel" || rc=$?
+    summary=$(tr -d '\r' <"$REPO/.build/hil/run/$name/console.log" 2>/dev/null | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1 || true)
+    if [ "$rc" = 0 ]; then verdict=PASS; else verdict="FAIL (status $rc)"; failed=$((failed + 1)); fi
+    results+=("$(printf '%-12s %-18s %s' "$name" "$verdict" "${summary:-no summary line}")")
+done
+echo "hil: === results ==="
+printf 'hil: %s\n' "${results[@]}"
+echo "hil: $(( $# - failed )) of $# scenarios passed in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+[ "$failed" = 0 ]
