@@ -75,7 +75,7 @@ public struct SourceCounters: Equatable, Sendable {
     /// Successful opens (the first one included).
     public var opens: UInt64 = 0
     /// Errors reported, all kinds.
-    public var errors: UInt64 = 0
+    public var totalErrors: UInt64 = 0
     private var byKind: [15 of UInt64] = .init(repeating: 0)  // SourceError.Kind.count slots
 
     /// Creates zeroed counters.
@@ -89,12 +89,12 @@ public struct SourceCounters: Equatable, Sendable {
 
     /// Counts one error of `kind`.
     public mutating func record(_ kind: SourceError.Kind) {
-        errors &+= 1
+        totalErrors &+= 1
         byKind[kind.rawValue] &+= 1
     }
 
     public static func == (a: SourceCounters, b: SourceCounters) -> Bool {
-        guard a.bytesRead == b.bytesRead, a.opens == b.opens, a.errors == b.errors else { return false }
+        guard a.bytesRead == b.bytesRead, a.opens == b.opens, a.totalErrors == b.totalErrors else { return false }
         for i in 0..<SourceError.Kind.count where a.byKind[i] != b.byKind[i] { return false }
         return true
     }

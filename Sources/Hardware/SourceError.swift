@@ -46,9 +46,9 @@ public struct SourceError: Error, Equatable, Sendable {
         case unreachable
         /// The host name could not be resolved.
         case hostNotFound
-        /// A TCP connect got no answer within the connect timeout (`detail` = seconds).
+        /// A TCP connect got no answer within the connect timeout (`detail` = milliseconds).
         case connectTimedOut
-        /// An open connection delivered no byte for the silence timeout (`detail` = seconds).
+        /// An open connection delivered no byte for the silence timeout (`detail` = milliseconds).
         case silent
         /// A file path names a directory.
         case isADirectory
@@ -67,7 +67,7 @@ public struct SourceError: Error, Equatable, Sendable {
     public var subject: String
     /// The errno behind the failure, 0 when none (hangup, orderly close, timeout).
     public var systemErrno: Int32
-    /// Kind-specific number: the baud rate for `unsupportedBaudRate`, seconds for the timeouts,
+    /// Kind-specific number: the baud rate for `unsupportedBaudRate`, milliseconds for the timeouts,
     /// the getaddrinfo code for `hostNotFound`; 0 otherwise.
     public var detail: Int64
 

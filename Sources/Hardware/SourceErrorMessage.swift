@@ -12,6 +12,18 @@ extension SourceError {
             copy.withUTF8 { sink(UnsafeRawBufferPointer($0)) }
         }
         func number(_ value: Int64) { writeDecimal(value, to: sink) }
+        func seconds(_ milliseconds: Int64) {
+            number(milliseconds / 1000)
+            var fraction = milliseconds % 1000
+            if fraction == 0 { return }
+            text(".")
+            var scale: Int64 = 100
+            while fraction > 0 && scale > 0 {
+                number(fraction / scale)
+                fraction %= scale
+                scale /= 10
+            }
+        }
         func errnoText() {
             if systemErrno == 0 { return }
             text(" (")
@@ -71,10 +83,10 @@ extension SourceError {
             text("cannot resolve the host of "); subjectText()
             text(": check the spelling, /etc/hosts and DNS, or give an IP address; puckd retries with backoff.")
         case .connectTimedOut:
-            text("no answer from "); subjectText(); text(" within "); number(detail); text(" s")
+            text("no answer from "); subjectText(); text(" within "); seconds(detail); text(" s")
             text(": check that the host is up and that no firewall drops the port; puckd retries with backoff.")
         case .silent:
-            subjectText(); text(" sent nothing for "); number(detail); text(" s")
+            subjectText(); text(" sent nothing for "); seconds(detail); text(" s")
             text(": the connection looks dead or the receiver stopped talking; puckd reconnects with backoff.")
         case .isADirectory:
             subjectText(); text(" is a directory: give the path of an NMEA log file inside it.")

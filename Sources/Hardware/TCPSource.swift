@@ -85,7 +85,7 @@ public struct TCPSource: ByteSource, ~Copyable {
         let code = Int32(-n)
         if code == EAGAIN || code == EWOULDBLOCK {
             if let silence = silenceTimeoutNanoseconds, now &- lifecycle.lastActivityNanoseconds >= silence {
-                throw fail(SourceError(.silent, origin: origin, subject: subject, detail: silence / 1_000_000_000),
+                throw fail(SourceError(.silent, origin: origin, subject: subject, detail: silence / 1_000_000),
                            nowNanoseconds: now)
             }
             return 0
@@ -128,7 +128,7 @@ public struct TCPSource: ByteSource, ~Copyable {
             guard let code = TCPEndpoint.connectResult(fd) else {
                 if now >= connectDeadlineNanoseconds {
                     throw fail(SourceError(.connectTimedOut, origin: origin, subject: subject,
-                                           detail: connectTimeoutNanoseconds / 1_000_000_000), nowNanoseconds: now)
+                                           detail: connectTimeoutNanoseconds / 1_000_000), nowNanoseconds: now)
                 }
                 return
             }
