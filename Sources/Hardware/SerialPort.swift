@@ -90,24 +90,25 @@ public struct SerialPort: @unchecked Sendable {
         _ = sp_flush(port, SP_BUF_INPUT)
     }
 
-    /// Reads what is waiting: > 0 bytes, 0 when nothing yet; throws `.disconnected` on hangup.
+    /// Reads what is waiting: `.success(n)` with n > 0 bytes, or 0 when nothing yet;
+    /// `.failure(.disconnected)` on hangup. (A result, not a throw: the owning source throws once.)
     ///
     /// libserialport sets VMIN=0, so a read returns 0 both when the line is quiet and after a
     /// hangup; a zero-timeout poll() tells them apart (a hung-up tty reports POLLHUP/POLLERR).
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SourceError) -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SourceError> {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
         let result = sp_nonblocking_read(port, base, buffer.count)
-        if result.rawValue > 0 { return Int(result.rawValue) }
+        if result.rawValue > 0 { return .success(Int(result.rawValue)) }
         if result.rawValue < 0 {
             let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : EIO
-            if code == EAGAIN || code == EINTR { return 0 }
-            throw SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true)
+            if code == EAGAIN || code == EINTR { return .success(0) }
+            return .failure(SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true))
         }
         let events = SystemCalls.pollNow(fileDescriptor, events: Int16(POLLIN))
         if events < 0 || events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 {
-            throw SourceError(.disconnected, origin: .serial, subject: path, systemErrno: events < 0 ? -events : 0)
+            return .failure(SourceError(.disconnected, origin: .serial, subject: path, systemErrno: events < 0 ? -events : 0))
         }
-        return 0
+        return .success(0)
     }
 
     /// Closes the port and frees libserialport's structure.
@@ -116,6 +117,6 @@ public struct SerialPort: @unchecked Sendable {
         sp_free_port(port)
     }
 
-    /// libserialport's version string (for `puckd ports`).
-    public static var libraryVersion: String { String(cString: sp_get_lib_version_string()) }
+    /// libserialport's package version, e.g. "0.1.1" (for `puckd ports`).
+    public static var libraryVersion: String { String(cString: sp_get_package_version_string()) }
 }

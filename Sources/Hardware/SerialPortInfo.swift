@@ -93,6 +93,36 @@ public struct SerialPortInfo: Equatable, Sendable {
         return info
     }
 
+    /// The `puckd ports` text: one block per port, or a sentence saying there are none and why.
+    public static func listing(_ ports: [SerialPortInfo]) -> String {
+        if ports.isEmpty {
+            return """
+                no serial ports found (libserialport \(SerialPort.libraryVersion) lists ttys under /sys/class/tty \
+                that have a driver): plug in the USB receiver or enable the HAT's UART (enable_uart=1 or \
+                dtparam=uart0=on in /boot/firmware/config.txt), then run 'puckd ports' again; a pseudo-terminal \
+                is never listed but works as a source (e.g. /dev/pts/3).
+
+                """
+        }
+        var text = ""
+        for port in ports {
+            text += port.name + "\n"
+            text += "  transport:     " + port.transport.rawValue + "\n"
+            if let ids = port.usbIDs {
+                var line = "  USB VID:PID:   " + ids
+                if let bus = port.usbBus, let address = port.usbAddress { line += " (bus \(bus), address \(address))" }
+                text += line + "\n"
+            }
+            if let value = port.manufacturer { text += "  manufacturer:  " + value + "\n" }
+            if let value = port.product { text += "  product:       " + value + "\n" }
+            if let value = port.serialNumber { text += "  serial number: " + value + "\n" }
+            if let value = port.bluetoothAddress { text += "  Bluetooth:     " + value + "\n" }
+            if !port.description.isEmpty { text += "  description:   " + port.description + "\n" }
+        }
+        text += "\(ports.count) serial port\(ports.count == 1 ? "" : "s"); use one as /dev/NAME[:BAUD], e.g. \(ports[0].name):9600\n"
+        return text
+    }
+
     /// Creates a description (tests and the simulated board build these by hand).
     public init(name: String, description: String, transport: Transport) {
         self.name = name

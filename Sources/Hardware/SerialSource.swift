@@ -53,17 +53,19 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
             guard lifecycle.attemptDue(nowNanoseconds: now) else { return 0 }
             try open(nowNanoseconds: now)
         }
-        do throws(SourceError) {
-            let n: Int
-            switch handle {
-            case .libserialport(let port): n = try port.read(into: buffer)
-            case .termios(let port): n = try port.read(into: buffer)
-            case .closed: return 0
-            }
+        let result: Result<Int, SourceError>
+        switch handle {
+        case .libserialport(let port): result = port.read(into: buffer)
+        case .termios(let port): result = port.read(into: buffer)
+        case .closed: return 0
+        }
+        switch result {
+        case .success(let n):
             if n > 0 { lifecycle.delivered(n, nowNanoseconds: now) }
             return n
-        } catch {
+        case .failure(var error):
             closeHandle()
+            error.subject = path  // the name the user gave (a /dev/gps0 link), not its target
             throw lifecycle.fail(error, nowNanoseconds: now)
         }
     }

@@ -73,17 +73,18 @@ public struct TermiosPort: Sendable {
         return SerialBaudRate.bitsPerSecond(termiosSpeed: cfgetispeed(&settings))
     }
 
-    /// Reads what is waiting: > 0 bytes, 0 when nothing yet; throws `.disconnected` on hangup.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SourceError) -> Int {
+    /// Reads what is waiting: `.success(n)` with n > 0 bytes, or 0 when nothing yet;
+    /// `.failure(.disconnected)` on hangup. (A result, not a throw: the owning source throws once.)
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SourceError> {
         let n = SystemCalls.read(fileDescriptor, into: buffer)
-        if n > 0 { return n }
+        if n > 0 { return .success(n) }
         if n == 0 {
-            if buffer.count == 0 { return 0 }
-            throw SourceError(.disconnected, origin: .serial, subject: path)
+            if buffer.count == 0 { return .success(0) }
+            return .failure(SourceError(.disconnected, origin: .serial, subject: path))
         }
         let code = Int32(-n)
-        if code == EAGAIN || code == EWOULDBLOCK { return 0 }
-        throw SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true)
+        if code == EAGAIN || code == EWOULDBLOCK { return .success(0) }
+        return .failure(SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true))
     }
 
     /// Closes the descriptor.

@@ -83,30 +83,37 @@ import Testing
 
     @Test func hangupIsReportedThenRetriedWithBackoff() throws {
         let pty = try #require(PseudoTerminal())
+        // Open through a symlink, as through udev's /dev/gps0: the "unplug" removes it, so the
+        // retries cannot open a recycled /dev/pts/N that a parallel test has just created.
+        let dir = try #require(Fixtures.temporaryFile(named: "x", contents: []).map { String($0.dropLast(2)) })
+        let link = dir + "/gps0"
+        #expect(symlink(pty.slavePath, link) == 0)
         let policy = ReconnectPolicy(initialDelayNanoseconds: 20_000_000, maximumDelayNanoseconds: 80_000_000)
-        var source = SerialSource(path: pty.slavePath, baudRate: 9600, policy: policy)
+        var source = SerialSource(path: link, baudRate: 9600, policy: policy)
         pump(&source, timeoutSeconds: 5) { _, status in status == .open }
         let sentence = Array("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n".utf8)
         #expect(pty.write(sentence, from: 0) == sentence.count)
         let before = pump(&source, timeoutSeconds: 10) { c, _ in c.bytes.count >= sentence.count }
         #expect(before.bytes == sentence)
         // The "unplug": closing the master hangs the slave up (the kernel discards unread input,
-        // read(2) returns 0, as on a USB unplug) and removes its /dev/pts node.
+        // read(2) returns 0, as on a USB unplug); udev would remove the symlink.
         pty.closeMaster()
+        unlink(link)
         let collected = pump(&source) { c, _ in c.errors.count >= 3 }
         #expect(collected.bytes.isEmpty)
         let kinds = collected.errors.map(\.error.kind)
         #expect(kinds == [.disconnected, .notFound, .notFound])
-        #expect(collected.errors[0].error.message == "\(pty.slavePath) went away mid-stream (hangup): the receiver was unplugged, lost power or its driver reset; puckd reopens it with backoff when it comes back.")
+        #expect(collected.errors.first?.error.message == "\(link) went away mid-stream (hangup): the receiver was unplugged, lost power or its driver reset; puckd reopens it with backoff when it comes back.")
         // Backoff: the retries are due 20 ms, then 40 ms, then 80 ms after each failure.
         let delays = collected.errors.map { entry -> Int64 in
             guard case .waitingToReconnect(let at) = entry.statusAfter else { return -1 }
             return at - entry.nowNanoseconds
         }
         #expect(delays == [20_000_000, 40_000_000, 80_000_000])
-        #expect(source.counters.errors(.disconnected) == 1)
-        #expect(source.counters.errors(.notFound) == 2)
-        #expect(source.counters.opens == 1)
+        let counters = source.counters
+        #expect(counters.errors(.disconnected) == 1)
+        #expect(counters.errors(.notFound) == 2)
+        #expect(counters.opens == 1)
         #expect(source.pollRequest.fileDescriptor == -1)
     }
 

@@ -70,4 +70,33 @@ import Testing
             #expect(error.message == "'ntrip://' is not a source puckd can read: give one of /dev/ttyAMA0[:BAUD], FILE, -, tcp://HOST:PORT or gpsd://HOST[:PORT].")
         }
     }
+
+    /// Records which concrete source `withSource` built, without opening it.
+    struct TypeRecorder: ByteSourceVisitor {
+        var sawSerialEntryPoint = false
+        mutating func visit<Source: ByteSource & ~Copyable>(_ source: inout Source) -> String {
+            "\(Source.self) \(source.status)"
+        }
+        mutating func visitSerial(_ source: inout SerialSource) -> String {
+            sawSerialEntryPoint = true
+            return "SerialSource \(source.path) \(source.baudRate)"
+        }
+    }
+
+    @Test(arguments: [
+        ("/dev/ttyUSB0:115200", "SerialSource /dev/ttyUSB0 115200", true),
+        ("/dev/ttyAMA0", "SerialSource /dev/ttyAMA0 4800", true),
+        ("drive.nmea", "FileSource connecting", false),
+        ("-", "FileSource connecting", false),
+        ("tcp://127.0.0.1:10110", "TCPSource connecting", false),
+        ("gpsd://", "GpsdSource connecting", false),
+    ])
+    func withSourceBuildsTheConcreteSource(text: String, expected: String, serial: Bool) throws {
+        var options = SourceOptions()
+        options.defaultBaudRate = 4800
+        var recorder = TypeRecorder()
+        let description = try SourceAddress(parsing: text).withSource(options: options, visitor: &recorder)
+        #expect(description == expected)
+        #expect(recorder.sawSerialEntryPoint == serial)
+    }
 }
