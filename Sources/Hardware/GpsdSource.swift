@@ -3,7 +3,8 @@ import Glibc
 /// NMEA through a gpsd daemon (`gpsd://host[:port]`, default localhost:2947), for boards where
 /// gpsd already owns the serial port. On every connection it sends
 /// `?WATCH={"enable":true,"nmea":true}` and then yields the NMEA sentences gpsd forwards,
-/// dropping gpsd's JSON lines (`GpsdLineFilter`).
+/// dropping gpsd's JSON lines (`GpsdLineFilter`). A read that brought only JSON returns 0 like an
+/// empty one; the descriptor stays readable if more is waiting.
 ///
 /// Measured with gpsd 3.22 fed the gpsd corpus through a pty: it forwards each sentence byte for
 /// byte with its original line ending, drops sentences whose checksum is wrong and lines that

@@ -9,7 +9,8 @@
 /// | `gpsd://`, `gpsd://HOST`, `gpsd://HOST:PORT` | gpsd (default localhost:2947) |
 ///
 /// IPv6 hosts go in brackets (`tcp://[fe80::1]:10110`). Parsing is pure: it never touches the
-/// file system, so `FILE` and `/dev/…` are told apart by spelling only.
+/// file system, so `FILE` and `/dev/…` are told apart by spelling only: a tty outside /dev (a
+/// socat link, say) needs `serial:PATH`, or it is read as a plain file without termios setup.
 public enum SourceAddress: Equatable, Sendable, CustomStringConvertible {
     /// A serial device; `baudRate` nil when the address gives none (the caller picks the default
     /// or runs auto-baud).

@@ -24,7 +24,8 @@ public enum SourceOrigin: UInt8, Sendable, Equatable {
 public struct SourceError: Error, Equatable, Sendable {
     /// The failure classes a source can report. Counters keep one slot per kind.
     public enum Kind: Int, CaseIterable, Sendable, Equatable {
-        /// The device or file does not exist (ENOENT, ENOTDIR, ENODEV, ENXIO at open).
+        /// The device or file does not exist (ENOENT, ENOTDIR, ENODEV, ENXIO, or EIO from a tty
+        /// without hardware, at open).
         case notFound
         /// The process may not open it (EACCES, EPERM).
         case permissionDenied
@@ -114,7 +115,8 @@ public struct SourceError: Error, Equatable, Sendable {
             // open(2) of a tty whose hardware is absent; read(2) after unplug.
             kind = whileOpen ? .disconnected : .notFound
         case EIO:
-            kind = (origin == .serial) ? .disconnected : .ioError
+            // A tty whose UART is absent fails open(2) with EIO; an open one reads EIO when unplugged.
+            kind = origin == .serial ? (whileOpen ? .disconnected : .notFound) : .ioError
         case EACCES, EPERM: kind = .permissionDenied
         case EBUSY: kind = .busy
         case ENOTTY: kind = .notATerminal

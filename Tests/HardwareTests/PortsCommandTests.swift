@@ -97,4 +97,21 @@ import Testing
         #expect(result.status == 77, "\(result.errorOutput)")
         #expect(result.errorOutput == "puckd ports: permission denied opening \(pty.slavePath) (EACCES): add the service user to group dialout (sudo usermod -aG dialout USER, then log in again) or install puckd's udev rules from udev/.\n")
     }
+
+    /// A real EBUSY: this process holds the pty with TIOCEXCL (as puckd and gpsd do) and a second
+    /// process without CAP_SYS_ADMIN opens it (nobody via setpriv when running as root).
+    @Test func busyDeviceSuggestsGpsd() throws {
+        let pty = try #require(PseudoTerminal())
+        let holder = try TermiosPort.open(path: pty.slavePath, baudRate: 9600)
+        defer { holder.close() }
+        var command = [Self.puckd, "ports", "--probe", pty.slavePath, "--seconds", "0"]
+        if geteuid() == 0 {
+            try #require(access("/usr/bin/setpriv", X_OK) == 0, "setpriv (util-linux) is needed to drop privileges")
+            chmod(pty.slavePath, 0o666)  // so that permissions are not what stops nobody
+            command = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        }
+        let result = try #require(runProcess(command))
+        #expect(result.status == 69, "\(result.errorOutput)")
+        #expect(result.errorOutput == "puckd ports: \(pty.slavePath) is busy (EBUSY): another program (often gpsd) holds it exclusively; stop it (sudo systemctl stop gpsd.socket gpsd) or read through it with gpsd://localhost.\n")
+    }
 }

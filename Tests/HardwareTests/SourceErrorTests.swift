@@ -44,7 +44,7 @@ import Testing
     @Test func errnoClassification() {
         let serial: [(Int32, Bool, SourceError.Kind)] = [
             (ENOENT, false, .notFound), (ENOTDIR, false, .notFound), (ENXIO, false, .notFound),
-            (ENXIO, true, .disconnected), (EIO, true, .disconnected), (ENODEV, true, .disconnected),
+            (ENXIO, true, .disconnected), (EIO, true, .disconnected), (EIO, false, .notFound), (ENODEV, true, .disconnected),
             (ENOTTY, false, .notATerminal), (EISDIR, false, .isADirectory), (EMFILE, false, .ioError),
         ]
         for (code, open, kind) in serial {
