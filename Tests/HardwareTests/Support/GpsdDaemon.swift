@@ -61,7 +61,10 @@ final class GpsdDaemon {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        unlink(logPath)
+    }
 
     /// What gpsd printed (for failure messages).
     var log: String {
