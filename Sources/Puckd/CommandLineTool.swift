@@ -17,11 +17,11 @@ public enum CommandLineTool {
         case "-h", "--help", "help":
             printHelp()
             return ExitStatus.ok
-        case "imu":
-            return IMUCommand.run(rest)
         case "-V", "--version", "version":
             StandardStreams.out("puckd \(PuckdVersion.string)\n")
             return ExitStatus.ok
+        case "ports": return PortsCommand.run(rest)
+        case "imu": return IMUCommand.run(rest)
         case "gpio": return GPIOCommand.run(rest)
         default:
             StandardStreams.err("puckd: unknown command '\(command)'; run 'puckd --help' for the list\n")
@@ -31,6 +31,7 @@ public enum CommandLineTool {
 
     /// The usage paragraphs of every command, in the order `--help` prints them.
     static let commandUsages: [StaticString] = [
+        PortsCommand.usage,
         IMUCommand.usage,
         GPIOCommand.usage,
     ]

@@ -1,0 +1,101 @@
+import Glibc
+import TestSupport
+import Testing
+@testable import Hardware
+
+@Suite struct SourceErrorTests {
+    static let origins: [SourceOrigin] = [.serial, .file, .standardInput, .tcp, .gpsd, .simulated]
+
+    @Test func everyKindHasOneSentenceThatSaysWhatToDo() {
+        #expect(SourceError.Kind.allCases.count == SourceError.Kind.count)
+        for kind in SourceError.Kind.allCases {
+            for origin in Self.origins {
+                let error = SourceError(kind, origin: origin, subject: "/dev/ttyUSB0", systemErrno: EIO, detail: 9600)
+                let message = error.message
+                #expect(message.hasSuffix("."), "\(kind) \(origin): \(message)")
+                #expect(message.contains(": "), "\(kind) \(origin): what is wrong, then how to fix it")
+                // One sentence: no full stop before the end except inside names like udev/ or .nmea.
+                #expect(!message.dropLast().contains(". "), "\(kind) \(origin): \(message)")
+                #expect(message.contains("/dev/ttyUSB0"), "\(kind) \(origin): names the subject")
+            }
+        }
+    }
+
+    @Test func permissionDeniedNamesTheGroupAndTheUdevRules() {
+        let error = SourceError.fromErrno(EACCES, origin: .serial, subject: "/dev/ttyAMA0")
+        #expect(error.kind == .permissionDenied)
+        #expect(error.message == "permission denied opening /dev/ttyAMA0 (EACCES): add the service user to group dialout (sudo usermod -aG dialout USER, then log in again) or install puckd's udev rules from udev/.")
+        #expect(SourceError.fromErrno(EPERM, origin: .serial, subject: "x").kind == .permissionDenied)
+    }
+
+    @Test func busyPointsAtGpsd() {
+        let error = SourceError.fromErrno(EBUSY, origin: .serial, subject: "/dev/ttyAMA0")
+        #expect(error.kind == .busy)
+        #expect(error.message == "/dev/ttyAMA0 is busy (EBUSY): another program (often gpsd) holds it exclusively; stop it (sudo systemctl stop gpsd.socket gpsd) or read through it with gpsd://localhost.")
+    }
+
+    @Test func missingDeviceSuggestsPuckdPorts() {
+        let error = SourceError.fromErrno(ENOENT, origin: .serial, subject: "/dev/ttyUSB0")
+        #expect(error.kind == .notFound)
+        #expect(error.message.hasPrefix("/dev/ttyUSB0 does not exist (ENOENT): "))
+        #expect(error.message.contains("'puckd ports'"))
+    }
+
+    @Test func errnoClassification() {
+        let serial: [(Int32, Bool, SourceError.Kind)] = [
+            (ENOENT, false, .notFound), (ENOTDIR, false, .notFound), (ENXIO, false, .notFound),
+            (ENXIO, true, .disconnected), (EIO, true, .disconnected), (EIO, false, .notFound), (ENODEV, true, .disconnected),
+            (ENOTTY, false, .notATerminal), (EISDIR, false, .isADirectory), (EMFILE, false, .ioError),
+        ]
+        for (code, open, kind) in serial {
+            #expect(SourceError.fromErrno(code, origin: .serial, subject: "s", whileOpen: open).kind == kind, "errno \(code)")
+        }
+        let network: [(Int32, Bool, SourceError.Kind)] = [
+            (ECONNREFUSED, false, .connectionRefused), (ECONNRESET, true, .connectionReset), (EPIPE, true, .connectionReset),
+            (ETIMEDOUT, false, .connectTimedOut), (ETIMEDOUT, true, .connectionReset), (ENETUNREACH, false, .unreachable),
+            (EHOSTUNREACH, false, .unreachable), (EIO, true, .ioError),
+        ]
+        for (code, open, kind) in network {
+            #expect(SourceError.fromErrno(code, origin: .tcp, subject: "h:1", whileOpen: open).kind == kind, "errno \(code)")
+        }
+    }
+
+    @Test func permanenceDependsOnTheSource() {
+        #expect(SourceError(.notFound, origin: .file, subject: "f").isPermanent)
+        #expect(!SourceError(.notFound, origin: .serial, subject: "d").isPermanent)
+        #expect(!SourceError(.permissionDenied, origin: .serial, subject: "d").isPermanent)
+        #expect(SourceError(.notATerminal, origin: .serial, subject: "d").isPermanent)
+        #expect(SourceError(.unsupportedBaudRate, origin: .serial, subject: "d").isPermanent)
+        #expect(!SourceError(.connectionRefused, origin: .gpsd, subject: "h").isPermanent)
+    }
+
+    @Test func unknownErrnoIsShownAsANumber() {
+        let error = SourceError(.ioError, origin: .serial, subject: "/dev/ttyS1", systemErrno: 4242)
+        #expect(error.message.hasPrefix("reading /dev/ttyS1 failed (errno 4242): "))
+        var digits: [UInt8] = []
+        writeDecimal(-9_223_372_036_854_775_807, to: { digits += $0 })
+        #expect(String(decoding: digits, as: UTF8.self) == "-9223372036854775807")
+    }
+
+    @Test func writingTheMessageAllocatesNothing() {
+        let error = SourceError(.disconnected, origin: .serial, subject: "/dev/serial/by-id/usb-u-blox_GNSS-if00",
+                                systemErrno: EIO)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 1)
+        defer { buffer.deallocate() }
+        var length = 0
+        func render() {
+            length = 0
+            error.writeMessage { piece in
+                let n = min(piece.count, buffer.count - length)
+                UnsafeMutableRawBufferPointer(rebasing: buffer[length..<(length + n)]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: piece[0..<n]))
+                length += n
+            }
+        }
+        render()
+        let allocations = allocationCount { for _ in 0..<1000 { render() } }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<length]), as: UTF8.self)
+        #expect(allocations == 0)
+        #expect(text == error.message)
+    }
+}
