@@ -1,9 +1,10 @@
 extension TrackingCore {
-    /// Feeds one heading sample (time inside the sample). Samples with headingAccuracy < 0 make the
-    /// IMU source invalid for the bearing fallback; MapLibre's camera ignores them, and ignores every
-    /// sample while a pan gesture is in its Began state (spec 4.3).
+    /// Feeds one heading sample (time inside the sample). A sample with headingAccuracy < 0 makes its
+    /// source invalid for the bearing fallback (the camera never turns to it); every sample is ignored
+    /// while a pan gesture is in its Began state (spec 4.3; counted in `ignoredHeadingCount`).
     public mutating func updateHeading(_ sample: HeadingSample) {
         let now = advance(to: sample.timeNanoseconds)
+        if panBegan { ignoredHeadingCount &+= 1; return }
         var s = sample
         s.timeNanoseconds = now
         selector.record(s)

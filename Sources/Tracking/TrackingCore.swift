@@ -38,6 +38,8 @@ public struct TrackingCore: Sendable {
     public internal(set) var timeRegressionCount: UInt64 = 0
     /// Fixes without a usable position (no fix, invalid coordinate, (0,0), or authorization denied).
     public internal(set) var rejectedFixCount: UInt64 = 0
+    /// Heading samples ignored because a pan gesture was in its Began state.
+    public internal(set) var ignoredHeadingCount: UInt64 = 0
 
     // Time.
     var clockNanoseconds: Int64 = Int64.min
