@@ -14,6 +14,7 @@ extension TrackingCore {
                                              atNanoseconds time: Int64) {
         let now = advance(to: time)
         let before = authorization
+        let rawChanged = status != authorizationStatus || accuracy != accuracyAuthorization
         authorizationStatus = status
         accuracyAuthorization = accuracy
         if accuracy == .full { temporaryFullAccuracyUntilNanoseconds = nil }
@@ -22,16 +23,13 @@ extension TrackingCore {
             setShowsUserLocationInternal(false, at: now)
             forgetLocation()
             emit(.didFailToLocateUser(.authorizationDenied), at: now)
-        } else if status == .authorized && mode.isTracking && accuracy == .reduced
-                    && configuration.requestsTemporaryFullAccuracyWhileTracking
-                    && temporaryFullAccuracyUntilNanoseconds == nil {
-            _ = grantTemporaryFullAccuracy(purposeKey: Self.mapLibreAccuracyPurposeKey, at: now, emitEvent: false)
         }
-        if authorization != before {
-            accuracyDidChange(at: now)
-        }
-        if authorization != before {
+        if authorization != before { accuracyDidChange(at: now) }
+        if rawChanged || authorization != before {
             emit(.didChangeAuthorization(authorization.status, authorization.accuracy), at: now)
+        }
+        if status == .authorized && mode.isTracking && isCoarse && configuration.requestsTemporaryFullAccuracyWhileTracking {
+            _ = grantTemporaryFullAccuracy(purposeKey: Self.mapLibreAccuracyPurposeKey, at: now)
         }
     }
 
@@ -41,10 +39,10 @@ extension TrackingCore {
     @discardableResult
     public mutating func requestTemporaryFullAccuracy(purposeKey: String, atNanoseconds time: Int64) -> Bool {
         let now = advance(to: time)
-        return grantTemporaryFullAccuracy(purposeKey: purposeKey, at: now, emitEvent: true)
+        return grantTemporaryFullAccuracy(purposeKey: purposeKey, at: now)
     }
 
-    mutating func grantTemporaryFullAccuracy(purposeKey: String, at now: Int64, emitEvent: Bool) -> Bool {
+    mutating func grantTemporaryFullAccuracy(purposeKey: String, at now: Int64) -> Bool {
         guard authorizationStatus == .authorized else { return false }
         if accuracyAuthorization == .full { return true }
         let keys = configuration.temporaryFullAccuracyPurposeKeys
@@ -54,7 +52,7 @@ extension TrackingCore {
         guard known else { return false }
         let wasCoarse = isCoarse
         temporaryFullAccuracyUntilNanoseconds = now + Self.nanoseconds(configuration.temporaryFullAccuracyDurationSeconds)
-        if wasCoarse && emitEvent {
+        if wasCoarse {
             accuracyDidChange(at: now)
             emit(.didChangeAuthorization(authorizationStatus, .full), at: now)
         }

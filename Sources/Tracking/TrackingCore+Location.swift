@@ -50,6 +50,10 @@ extension TrackingCore {
                                 at: now)
         }
         refreshBearing(at: now)
+        if viewportStatus != .idle {
+            updateViewport(at: now)
+            stepAnimations(at: now)
+        }
     }
 
     /// A location sample from raw values, coarsened when reduced accuracy applies.

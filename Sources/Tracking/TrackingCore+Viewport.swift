@@ -110,11 +110,14 @@ extension TrackingCore {
         guard transitionPending, case .transition(let kind, _) = viewportStatus, let target = stateCamera(at: now) else { return }
         transitionPending = false
         if kind == .immediate {
-            transitionGroup = animateCamera(center: target.center, zoom: target.zoom, bearingDegrees: target.bearingDegrees,
-                                            pitchDegrees: target.pitchDegrees, padding: target.padding,
-                                            durationNanoseconds: 0, curve: .linear, path: .straight,
-                                            purpose: .viewportTransition, token: 0, at: now)
-            stepAnimations(at: now)
+            // One jump to the state's first camera, then success (spec 10.10).
+            if target.center != nil { animator.cancel(.center) }
+            if target.zoom != nil { animator.cancel(.zoom) }
+            if target.bearingDegrees != nil { animator.cancel(.bearing) }
+            if target.pitchDegrees != nil { animator.cancel(.pitch) }
+            if target.padding != nil { animator.cancel(.padding) }
+            processFinishedAnimations(at: now)
+            finishViewportTransition(success: true, at: now)
             return
         }
         var distance = 0.0
