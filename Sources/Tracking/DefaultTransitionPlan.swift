@@ -49,8 +49,9 @@ public struct DefaultTransitionPlan: Sendable, Equatable {
 
     /// Longest delay + duration, seconds.
     public var totalSeconds: Double {
-        max(centerDelaySeconds + centerDurationSeconds, zoomDelaySeconds + zoomDurationSeconds,
-            bearingDelaySeconds + bearingDurationSeconds, pitchDelaySeconds + pitchDurationSeconds,
+        // Pairwise: the variadic max(_:_:_:…) builds an array (a heap allocation).
+        max(max(max(centerDelaySeconds + centerDurationSeconds, zoomDelaySeconds + zoomDurationSeconds),
+                max(bearingDelaySeconds + bearingDurationSeconds, pitchDelaySeconds + pitchDurationSeconds)),
             paddingDelaySeconds + paddingDurationSeconds)
     }
 }

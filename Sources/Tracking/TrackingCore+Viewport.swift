@@ -138,33 +138,32 @@ extension TrackingCore {
         let group = animator.begin(.viewportTransition, token: 0, at: now,
                                    durationNanoseconds: Self.nanoseconds(plan.totalSeconds))
         transitionGroup = group
-        func ns(_ s: Double) -> Int64 { Self.nanoseconds(s) }
         if var c = target.center {
             if c.x - values.center.x > 0.5 { c.x -= 1 } else if c.x - values.center.x < -0.5 { c.x += 1 }
-            animator.animate(.center, group: group, at: now, delayNanoseconds: ns(plan.centerDelaySeconds),
-                             durationNanoseconds: ns(plan.centerDurationSeconds), curve: .easeInOut,
+            animator.animate(.center, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.centerDelaySeconds),
+                             durationNanoseconds: Self.nanoseconds(plan.centerDurationSeconds), curve: .easeInOut,
                              fromCenter: values.center, toCenter: c)
         }
         if let z = target.zoom {
-            animator.animate(.zoom, group: group, at: now, delayNanoseconds: ns(plan.zoomDelaySeconds),
-                             durationNanoseconds: ns(plan.zoomDurationSeconds), curve: .easeInOut,
+            animator.animate(.zoom, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.zoomDelaySeconds),
+                             durationNanoseconds: Self.nanoseconds(plan.zoomDurationSeconds), curve: .easeInOut,
                              fromScalar: values.zoom, toScalar: min(max(z, minimumZoom), maximumZoom))
         }
         if let b = target.bearingDegrees {
-            animator.animate(.bearing, group: group, at: now, delayNanoseconds: ns(plan.bearingDelaySeconds),
-                             durationNanoseconds: ns(plan.bearingDurationSeconds), curve: .easeInOut,
+            animator.animate(.bearing, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.bearingDelaySeconds),
+                             durationNanoseconds: Self.nanoseconds(plan.bearingDurationSeconds), curve: .easeInOut,
                              fromScalar: values.bearingDegrees,
                              toScalar: values.bearingDegrees + Angles.shortestDelta(from: values.bearingDegrees, to: b))
         }
         if let p = target.pitchDegrees {
-            animator.animate(.pitch, group: group, at: now, delayNanoseconds: ns(plan.pitchDelaySeconds),
-                             durationNanoseconds: ns(plan.pitchDurationSeconds), curve: .easeInOut,
+            animator.animate(.pitch, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.pitchDelaySeconds),
+                             durationNanoseconds: Self.nanoseconds(plan.pitchDurationSeconds), curve: .easeInOut,
                              fromScalar: values.pitchDegrees,
                              toScalar: min(max(p, configuration.minimumPitchDegrees), configuration.maximumPitchDegrees))
         }
         if let p = target.padding {
-            animator.animate(.padding, group: group, at: now, delayNanoseconds: ns(plan.paddingDelaySeconds),
-                             durationNanoseconds: ns(plan.paddingDurationSeconds), curve: .easeInOut,
+            animator.animate(.padding, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.paddingDelaySeconds),
+                             durationNanoseconds: Self.nanoseconds(plan.paddingDurationSeconds), curve: .easeInOut,
                              fromPadding: values.padding, toPadding: p)
         }
     }

@@ -63,6 +63,11 @@ public enum TrackingEvent: Sendable, Equatable {
 public struct TimedTrackingEvent: Sendable, Equatable {
     public var timeNanoseconds: Int64
     public var event: TrackingEvent
+
+    public init(timeNanoseconds: Int64, event: TrackingEvent) {
+        self.timeNanoseconds = timeNanoseconds
+        self.event = event
+    }
 }
 
 /// A fixed-capacity FIFO of events (64). When full, the **oldest** event is dropped and
