@@ -75,6 +75,7 @@ struct CameraAnimator: Sendable {
     private var nextID: UInt32 = 1
 
     /// True while any property animates.
+    @inline(__always)
     var isAnimating: Bool {
         var i = 0
         while i < 5 { if channels[i].active { return true }; i += 1 }
@@ -82,9 +83,11 @@ struct CameraAnimator: Sendable {
     }
 
     /// True while the property animates.
+    @inline(__always)
     func isActive(_ kind: CameraChannelKind) -> Bool { channels[kind.rawValue].active }
 
     /// Target of an animating property (nil when it does not animate).
+    @inline(__always)
     func target(_ kind: CameraChannelKind) -> Channel? {
         channels[kind.rawValue].active ? channels[kind.rawValue] : nil
     }
@@ -174,9 +177,11 @@ struct CameraAnimator: Sendable {
     }
 
     /// True while request `id` has not finished.
+    @inline(__always)
     func isRunning(_ id: UInt32) -> Bool { slotOf(id) != nil }
 
     /// Progress 0...1 of request `id` at `now` (1 when finished).
+    @inline(__always)
     func progress(of id: UInt32, at now: Int64) -> Double {
         guard let slot = slotOf(id) else { return 1 }
         let g = groups[slot]
@@ -186,6 +191,7 @@ struct CameraAnimator: Sendable {
     }
 
     /// The newest running request, if any.
+    @inline(__always)
     var newestRunningID: UInt32? {
         var best: UInt32 = 0
         var i = 0
@@ -221,39 +227,51 @@ struct CameraAnimator: Sendable {
     // MARK: private
 
     private mutating func evaluateChannel(_ index: Int, at now: Int64, into values: inout CameraValues) {
-        let c = channels[index]
+        Self.evaluate(&channels[index], kind: index, at: now, into: &values)
+    }
+
+    /// Writes one property's value at `now` (in place: a channel is too large to copy per frame).
+    private static func evaluate(_ c: inout Channel, kind: Int, at now: Int64, into values: inout CameraValues) {
         let elapsed = now - c.startNanoseconds
         if elapsed < 0 { return }   // still in its delay: the property holds its current value
         let fraction = c.durationNanoseconds > 0 ? Double(elapsed) / Double(c.durationNanoseconds) : 1
         let t = c.curve.progress(fraction)
-        switch CameraChannelKind(rawValue: index)! {
-        case .center:
-            var f = t
-            if let fly = c.fly { f = fly.evaluate(t).centerFraction }
-            values.center = MercatorPoint(x: c.fromCenter.x + (c.toCenter.x - c.fromCenter.x) * f,
-                                          y: c.fromCenter.y + (c.toCenter.y - c.fromCenter.y) * f)
-            if fraction >= 1 { values.center = c.toCenter }
-        case .zoom:
-            if let fly = c.fly { values.zoom = fly.evaluate(t).zoom } else {
+        switch kind {
+        case CameraChannelKind.center.rawValue:
+            if fraction >= 1 {
+                values.center = c.toCenter
+            } else {
+                var f = t
+                if c.fly != nil { f = c.fly!.evaluate(t).centerFraction }
+                values.center = MercatorPoint(x: c.fromCenter.x + (c.toCenter.x - c.fromCenter.x) * f,
+                                              y: c.fromCenter.y + (c.toCenter.y - c.fromCenter.y) * f)
+            }
+        case CameraChannelKind.zoom.rawValue:
+            if fraction >= 1 {
+                values.zoom = c.toScalar
+            } else if c.fly != nil {
+                values.zoom = c.fly!.evaluate(t).zoom
+            } else {
                 values.zoom = c.fromScalar + (c.toScalar - c.fromScalar) * t
             }
-            if fraction >= 1 { values.zoom = c.toScalar }
-        case .bearing:
+        case CameraChannelKind.bearing.rawValue:
             values.bearingDegrees = Angles.wrap360(c.fromScalar + (c.toScalar - c.fromScalar) * t)
-        case .pitch:
+        case CameraChannelKind.pitch.rawValue:
             values.pitchDegrees = c.fromScalar + (c.toScalar - c.fromScalar) * t
-        case .padding:
+        default:
             values.padding = EdgeInsets.interpolate(c.fromPadding, c.toPadding, t)
         }
-        if fraction >= 1 { channels[index].active = false }
+        if fraction >= 1 { c.active = false }
     }
 
+    @inline(__always)
     private func hasActiveChannel(_ id: UInt32) -> Bool {
         var i = 0
         while i < 5 { if channels[i].active && channels[i].groupID == id { return true }; i += 1 }
         return false
     }
 
+    @inline(__always)
     private func slotOf(_ id: UInt32) -> Int? {
         if id == 0 { return nil }
         var i = 0

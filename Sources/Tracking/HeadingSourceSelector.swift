@@ -84,6 +84,17 @@ public struct HeadingSourceSelector: Sendable {
         courseDegrees = nil
     }
 
+    /// The earliest time a stored source times out (the selection can change then without a new
+    /// input); `Int64.max` when nothing is stored.
+    public var nextExpiryNanoseconds: Int64 {
+        var t = Int64.max
+        if let s = imu, s.isValid { t = min(t, s.timeNanoseconds &+ imuTimeoutNanoseconds) }
+        if let s = gnss, s.isValid { t = min(t, s.timeNanoseconds &+ gpsMaxAgeNanoseconds) }
+        if gpsHeadingDegrees != nil { t = min(t, gpsHeadingTime &+ gpsMaxAgeNanoseconds) }
+        if courseDegrees != nil { t = min(t, courseTime &+ gpsMaxAgeNanoseconds) }
+        return t == Int64.max ? t : t &+ 1
+    }
+
     /// The bearing to use at `now`. `includeCourse` false skips step 3 (reduced accuracy);
     /// `preferMagnetic` uses the IMU's magnetic heading first (ArcGIS compass reference, Q11).
     public func select(at now: Int64, includeCourse: Bool = true, preferMagnetic: Bool = false) -> BearingSelection? {

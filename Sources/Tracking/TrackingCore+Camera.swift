@@ -10,17 +10,20 @@ enum CameraPath: Sendable {
 
 extension TrackingCore {
     /// The view rectangle minus the content insets (MapLibre `contentFrame`).
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var contentFrame: ScreenRect {
         ScreenRect(minX: 0, minY: 0, width: viewSize.widthPoints, height: viewSize.heightPoints).inset(by: contentInsets)
     }
 
     /// Height of the puck view, points: 45 for the course puck, 22 for the dot (spec 5.1).
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var puckHeightPoints: Double {
         currentPuckStyle == .course ? configuration.style.coursePuckDiameterPoints : configuration.style.dotDiameterPoints
     }
 
     /// Where the puck should sit on screen while tracking (MapLibre `userLocationAnnotationViewCenter`,
     /// spec 5.1; ArcGIS navigation point height, spec 11.4).
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var trackingAnchorPoint: ScreenPoint {
         let frame = contentFrame
         if mode == .navigation {
@@ -46,6 +49,7 @@ extension TrackingCore {
     /// Camera padding that puts the centre at the tracking anchor. MapLibre (spec 5.3): dx, dy = anchor −
     /// view centre → {top dy, left dx, bottom −dy, right −dx}. ArcGIS navigation **[derived]** (spec
     /// 11.4): top = content insets.top + H·(1 − 2f), others the content insets (same anchor).
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var followPadding: EdgeInsets {
         if mode == .navigation {
             let frame = contentFrame
@@ -59,11 +63,13 @@ extension TrackingCore {
     }
 
     /// Where a world point is on screen with the current camera.
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     func screenPoint(of point: MercatorPoint) -> ScreenPoint? {
         CameraGeometry.screenPoint(of: point, camera: values, size: viewSize)
     }
 
     /// The effective maximum pitch: configured maximum, lowered for asymmetric padding (spec 5.7).
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     func maximumPitch(for padding: EdgeInsets) -> Double {
         min(configuration.maximumPitchDegrees, CameraGeometry.maximumPitchDegrees(padding: padding, size: viewSize))
     }
@@ -131,7 +137,12 @@ extension TrackingCore {
     /// acts on finished requests.
     mutating func stepAnimations(at now: Int64) {
         animator.evaluate(at: now, into: &values)
-        let maxPitch = maximumPitch(for: values.padding)
+        if values.padding != pitchLimitPadding || viewSize != pitchLimitSize {
+            pitchLimitPadding = values.padding
+            pitchLimitSize = viewSize
+            pitchLimitDegrees = maximumPitch(for: values.padding)
+        }
+        let maxPitch = pitchLimitDegrees
         if values.pitchDegrees > maxPitch { values.pitchDegrees = max(configuration.minimumPitchDegrees, maxPitch) }
         values.center.y = min(max(values.center.y, 0), 1)
         if values.center.x >= 1 || values.center.x < 0 {

@@ -48,7 +48,10 @@ extension TrackingCore {
             complete(token, success: true, at: now)
         }
         emit(.didChangeTrackingMode(newMode, animated: animated), at: now)
-        if newMode.behavior == .heading { applyHeadingToCamera(at: now) }
+        // The heading reference may depend on the mode (Q11): re-select, then turn the camera.
+        let before = selection
+        refreshBearing(at: now)
+        if newMode.behavior == .heading && selection == before { applyHeadingToCamera(at: now) }
     }
 
     /// Turns the user location (puck and location pipeline) on or off (spec 7.1, 7.2).

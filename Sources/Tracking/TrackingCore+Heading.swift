@@ -16,6 +16,7 @@ extension TrackingCore {
     mutating func refreshBearing(at now: Int64) {
         let preferMagnetic = mode == .compassNavigation && configuration.compassNavigationReference == .magneticNorth
         let newSelection = selector.select(at: now, includeCourse: !isCoarse, preferMagnetic: preferMagnetic)
+        bearingExpiryNanoseconds = selector.nextExpiryNanoseconds
         if newSelection != selection {
             selection = newSelection
             if let s = newSelection, showsUserLocation {
@@ -45,7 +46,8 @@ extension TrackingCore {
     }
 
     /// The bearing the puck should show and its source (choice Q6 when none).
-    func desiredPuckBearing(at now: Int64) -> (degrees: Double?, source: BearingSource, isHeading: Bool) {
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func desiredPuckBearing(at now: Int64) -> (degrees: Double?, source: BearingSource, isHeading: Bool) {
         if currentPuckStyle == .course {
             if let c = latest?.courseDegrees { return (c, .gpsCourse, false) }
         } else if let s = selection {

@@ -57,7 +57,8 @@ extension TrackingCore {
     }
 
     /// A location sample from raw values, coarsened when reduced accuracy applies.
-    func makeSample(raw: GeoCoordinate, accuracyMeters: Double?, courseDegrees: Double?, at now: Int64,
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func makeSample(raw: GeoCoordinate, accuracyMeters: Double?, courseDegrees: Double?, at now: Int64,
                     utcNanoseconds: Int64?) -> LocationSample {
         var coordinate = raw
         var accuracy = accuracyMeters
@@ -81,7 +82,8 @@ extension TrackingCore {
     }
 
     /// Follow-ease duration: 1.0 s, or min(Δt, 1.0 s) with dynamicCameraAnimationDuration (spec 3.4).
-    func cameraDuration(new: LocationSample, old: LocationSample?) -> Int64 {
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func cameraDuration(new: LocationSample, old: LocationSample?) -> Int64 {
         let full = Self.nanoseconds(configuration.userLocationAnimationDurationSeconds)
         guard configuration.dynamicCameraAnimationDuration, let old else { return full }
         return min(Self.fixIntervalNanoseconds(new, old), full)
@@ -92,12 +94,13 @@ extension TrackingCore {
         var duration: Int64
         switch configuration.puckSmoothing {
         case .mapLibre:
-            if !puckMotion.hasValue { duration = 0 }
-            else if let previous {
+            // The first placement is instant: MapLibre's 0.3 s first move only applies to a view that
+            // was already on screen without a location, which this core never has (spec 8.9).
+            if let previous, puckMotion.hasValue {
                 duration = min(Self.fixIntervalNanoseconds(sample, previous),
                                Self.nanoseconds(configuration.userLocationAnimationDurationSeconds))
             } else {
-                duration = 300_000_000   // first placement of a shown puck: 0.3 s (spec 8.9)
+                duration = 0
             }
         case .mapbox:
             duration = 1_100_000_000
@@ -169,7 +172,8 @@ extension TrackingCore {
 
     /// The bearing course tracking wants: the course (or the azimuth to the target) when valid,
     /// +180° with Top alignment; nil = keep the bearing (MapLibre `directionByFollowingWithCourse`).
-    func courseBearing() -> Double? {
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func courseBearing() -> Double? {
         guard mode.behavior == .course, let location = userLocation else { return nil }
         var direction: Double?
         if mode == .followWithCourse, let target = targetCoordinate, target.isValid {
@@ -222,7 +226,8 @@ extension TrackingCore {
     }
 
     /// Zoom for ArcGIS `initialZoomScale` at 96 points per inch (Q2 convention).
-    func arcGISInitialZoom(latitudeDegrees: Double) -> Double {
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func arcGISInitialZoom(latitudeDegrees: Double) -> Double {
         let metersPerPoint = configuration.initialZoomScale * 0.0254 / 96
         let latitude = configuration.initialZoomScaleConvention == .trueScaleAtLatitude ? latitudeDegrees : 0
         return WebMercator.zoom(metersPerPoint: metersPerPoint, latitudeDegrees: latitude)

@@ -22,6 +22,7 @@ extension TrackingCore {
     /// Variant the puck uses now (spec 8.1): approximate under reduced accuracy; the course puck in
     /// followWithCourse (and ArcGIS modes with `arcGISUsesCourseSymbolOnMovement` while a valid course
     /// exists); otherwise the dot.
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var currentPuckStyle: PuckStyle {
         if isCoarse { return .approximate }
         if mode == .followWithCourse { return .course }

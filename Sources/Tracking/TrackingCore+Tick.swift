@@ -18,13 +18,14 @@ extension TrackingCore {
             accuracyDidChange(at: now)
             emit(.didChangeAuthorization(authorizationStatus, .reduced), at: now)
         }
-        refreshBearing(at: now)
+        if now >= bearingExpiryNanoseconds { refreshBearing(at: now) } else { updatePuckBearingTarget(at: now) }
         updateViewport(at: now)
         stepAnimations(at: now)
         return now
     }
 
-    func makeCameraState(at now: Int64) -> CameraState {
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func makeCameraState(at now: Int64) -> CameraState {
         let center = WebMercator.unproject(values.center)
         var transitionProgress = 1.0
         if case .transition = viewportStatus {

@@ -169,7 +169,8 @@ extension TrackingCore {
     }
 
     /// The camera the target state wants now, or nil when it cannot produce one yet.
-    func stateCamera(at now: Int64) -> StateCamera? {
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func stateCamera(at now: Int64) -> StateCamera? {
         guard let target = viewportTarget else { return nil }
         switch target {
         case .followPuck(let o):

@@ -70,6 +70,8 @@ public struct TrackingCore: Sendable {
     // Bearing.
     var selector: HeadingSourceSelector
     var selection: BearingSelection? = nil
+    /// Until then no bearing source can time out: `advance` skips re-selecting.
+    var bearingExpiryNanoseconds: Int64 = Int64.min
     var lastEventHeadingDegrees: Double? = nil
 
     // Puck smoothing and drawing state.
@@ -82,6 +84,10 @@ public struct TrackingCore: Sendable {
     // Camera.
     var values: CameraValues
     var animator = CameraAnimator()
+    /// Cache of the padding-dependent pitch limit (spec 5.7) for `pitchLimitPadding` / `pitchLimitSize`.
+    var pitchLimitPadding = EdgeInsets(topPoints: .nan)
+    var pitchLimitSize = ScreenSize(widthPoints: 0, heightPoints: 0)
+    var pitchLimitDegrees = 0.0
 
     // Mapbox viewport.
     var viewportStatus: ViewportStatus = .idle
@@ -170,6 +176,7 @@ public struct TrackingCore: Sendable {
     static func nanoseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
 
     /// True while positions are coarsened (reduced accuracy and no temporary full accuracy).
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var isCoarse: Bool { accuracyAuthorization == .reduced && temporaryFullAccuracyUntilNanoseconds == nil }
 
     mutating func emit(_ event: TrackingEvent, at now: Int64) { events.push(event, at: now) }
@@ -192,8 +199,11 @@ public struct TrackingCore: Sendable {
     }
 
     /// Zoom limits as configured.
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var minimumZoom: Double { configuration.minimumZoom }
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var maximumZoom: Double { configuration.maximumZoom }
     /// MapLibre `currentMinimumZoom` = max(minZoom, 3) (spec 2.4, 12.4).
+    @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var currentMinimumZoom: Double { max(configuration.minimumZoom, 3) }
 }

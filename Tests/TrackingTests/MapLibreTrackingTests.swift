@@ -270,4 +270,19 @@ struct MapLibreTrackingTests {
             #expect(core.camera.bearingDegrees == (snaps ? 0 : Angles.wrap360(-rotation)))
         }
     }
+
+    @Test func rule_2_2_courseModeBearingIsTheCourse_plus180WithTopAlignment() {
+        for (alignment, expected) in [(VerticalAlignment.center, 30.0), (.top, 210.0)] {
+            var (core, t) = followingCore(mode: .followWithCourse) { $0.userLocationVerticalAlignment = alignment }
+            core.updateLocation(makeFix(offset(core.userLocation!.coordinate, northMeters: 4), course: 30, speed: 4),
+                                atNanoseconds: t)
+            core.tick(atNanoseconds: t + second)
+            #expect(core.camera.bearingDegrees == expected)
+            // An invalid course keeps the bearing (MapLibre: direction −1).
+            core.updateLocation(makeFix(offset(core.userLocation!.coordinate, northMeters: 4), course: 90, speed: 0.1),
+                                atNanoseconds: t + second)
+            core.tick(atNanoseconds: t + 2 * second)
+            #expect(core.camera.bearingDegrees == expected)
+        }
+    }
 }
