@@ -97,13 +97,16 @@ extension TrackingCore {
         }
         let centerChanges = center != nil && targetCenter != values.center
         let zoomChanges = zoom != nil && targetZoom != values.zoom
-        // A fly couples centre and zoom: both animate when either changes.
-        if center != nil && (!animator.isActive(.center) || centerChanges || (fly != nil && zoomChanges)) {
+        // The optimal fly couples centre and zoom (the zoom dips mid-flight even when the end zoom is
+        // unchanged): both animate when either changes. Otherwise mbgl's rule: a running property
+        // animation is replaced only when its target differs.
+        let coupled = path == .flyOptimal && fly != nil
+        if center != nil && (!animator.isActive(.center) || centerChanges || (coupled && zoomChanges)) {
             animator.animate(.center, group: group, at: now, delayNanoseconds: delayNanoseconds,
                              durationNanoseconds: durationNanoseconds, curve: curve,
                              fromCenter: values.center, toCenter: targetCenter, fly: fly)
         }
-        if zoom != nil && (!animator.isActive(.zoom) || zoomChanges || (fly != nil && centerChanges)) {
+        if zoom != nil && (!animator.isActive(.zoom) || zoomChanges || (coupled && centerChanges)) {
             animator.animate(.zoom, group: group, at: now, delayNanoseconds: delayNanoseconds,
                              durationNanoseconds: durationNanoseconds, curve: curve,
                              fromScalar: values.zoom, toScalar: targetZoom, fly: fly)
