@@ -1,0 +1,115 @@
+import Glibc
+
+/// Screen ↔ ground maths of the mbgl camera: perspective camera 1.5 × view height from the centre
+/// (vertical field of view 2·atan(1/3)), tilted by the pitch, principal point at the padded centre
+/// (mbgl `TransformState` with its centre-offset frustum shift, spec 5.3, 12.6).
+enum CameraGeometry {
+    /// Screen point of the camera centre: view centre + ½(left − right), ½(top − bottom) (spec 5.3).
+    static func anchor(padding: EdgeInsets, size: ScreenSize) -> ScreenPoint {
+        ScreenPoint(xPoints: size.widthPoints / 2 + (padding.leftPoints - padding.rightPoints) / 2,
+                    yPoints: size.heightPoints / 2 + (padding.topPoints - padding.bottomPoints) / 2)
+    }
+
+    /// Distance from the camera to the centre, points (mbgl `getCameraToCenterDistance`).
+    @inline(__always)
+    static func cameraDistance(size: ScreenSize) -> Double {
+        0.5 * size.heightPoints / tan(WebMercator.verticalFieldOfViewRadians / 2)
+    }
+
+    /// Largest pitch that keeps the horizon inside the view for this padding (mbgl
+    /// `getMaxPitchForEdgeInsets`, spec 5.7), degrees.
+    static func maximumPitchDegrees(padding: EdgeInsets, size: ScreenSize) -> Double {
+        let centerOffsetY = 0.5 * (padding.topPoints - padding.bottomPoints)
+        let height = size.heightPoints
+        let tangent = 1.03 * (height / 2 + centerOffsetY) / (1.5 * height)
+        return (Double.pi / 2 - atan(tangent)) * WebMercator.radiansToDegrees
+    }
+
+    /// Where a world-unit point appears on screen, or nil when it is behind the camera.
+    static func screenPoint(of point: MercatorPoint, camera: CameraValues, size: ScreenSize) -> ScreenPoint? {
+        let worldSize = WebMercator.worldSizePoints(zoom: camera.zoom)
+        var dxUnits = point.x - camera.center.x
+        // Shortest way round the world.
+        if dxUnits > 0.5 { dxUnits -= 1 } else if dxUnits < -0.5 { dxUnits += 1 }
+        let dx = dxUnits * worldSize
+        let dy = (point.y - camera.center.y) * worldSize
+        let beta = camera.bearingDegrees * WebMercator.degreesToRadians
+        let gx = dx * cos(beta) + dy * sin(beta)
+        let gy = -dx * sin(beta) + dy * cos(beta)
+        let theta = camera.pitchDegrees * WebMercator.degreesToRadians
+        let distance = cameraDistance(size: size)
+        let depth = distance - gy * sin(theta)
+        if !(depth > 1e-6 * distance) { return nil }
+        let scale = distance / depth
+        let a = anchor(padding: camera.padding, size: size)
+        return ScreenPoint(xPoints: a.xPoints + gx * scale, yPoints: a.yPoints + gy * cos(theta) * scale)
+    }
+
+    /// The world-unit point under a screen point, or nil above the horizon.
+    static func worldPoint(at screen: ScreenPoint, camera: CameraValues, size: ScreenSize) -> MercatorPoint? {
+        let a = anchor(padding: camera.padding, size: size)
+        let ox = screen.xPoints - a.xPoints, oy = screen.yPoints - a.yPoints
+        let theta = camera.pitchDegrees * WebMercator.degreesToRadians
+        let distance = cameraDistance(size: size)
+        let denominator = distance * cos(theta) + oy * sin(theta)
+        if !(denominator > 1e-9) { return nil }
+        let gy = oy * distance / denominator
+        let gx = ox * (distance - gy * sin(theta)) / distance
+        let beta = camera.bearingDegrees * WebMercator.degreesToRadians
+        let dx = gx * cos(beta) - gy * sin(beta)
+        let dy = gx * sin(beta) + gy * cos(beta)
+        let worldSize = WebMercator.worldSizePoints(zoom: camera.zoom)
+        return MercatorPoint(x: camera.center.x + dx / worldSize, y: camera.center.y + dy / worldSize)
+    }
+
+    /// The centre that keeps world point `point` under screen point `screen` at the camera's zoom,
+    /// bearing, pitch and padding (used for gestures anchored at a point, spec 5.6).
+    static func center(keeping point: MercatorPoint, at screen: ScreenPoint, camera: CameraValues,
+                       size: ScreenSize) -> MercatorPoint? {
+        var probe = camera
+        probe.center = point
+        guard let underScreen = worldPoint(at: screen, camera: probe, size: size) else { return nil }
+        return MercatorPoint(x: point.x - (underScreen.x - point.x), y: point.y - (underScreen.y - point.y))
+    }
+
+    /// The camera centre and zoom that fit the world-unit box with these corners into the view inset
+    /// by `padding`, seen at `bearingDegrees` and pitch 0 (Mapbox `camera(for:)`, MapLibre
+    /// `setVisibleCoordinates`), zoom clamped to `minZoom...maxZoom`. The returned centre is for a
+    /// camera whose own padding is `cameraPadding` (the box lands in the middle of the fit region).
+    static func fit(corners: InlineArray<4, MercatorPoint>, bearingDegrees: Double, padding: EdgeInsets,
+                    cameraPadding: EdgeInsets, size: ScreenSize, minZoom: Double,
+                    maxZoom: Double) -> (center: MercatorPoint, zoom: Double) {
+        let beta = bearingDegrees * WebMercator.degreesToRadians
+        let c = cos(beta), s = sin(beta)
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        var i = 0
+        while i < 4 {
+            let p = corners[i]
+            let rx = p.x * c + p.y * s
+            let ry = -p.x * s + p.y * c
+            minX = min(minX, rx); maxX = max(maxX, rx)
+            minY = min(minY, ry); maxY = max(maxY, ry)
+            i += 1
+        }
+        let availableWidth = max(1, size.widthPoints - padding.leftPoints - padding.rightPoints)
+        let availableHeight = max(1, size.heightPoints - padding.topPoints - padding.bottomPoints)
+        let spanX = (maxX - minX) * WebMercator.tileSizePoints
+        let spanY = (maxY - minY) * WebMercator.tileSizePoints
+        var zoom = maxZoom
+        if spanX > 0 || spanY > 0 {
+            let zx = spanX > 0 ? log2(availableWidth / spanX) : Double.infinity
+            let zy = spanY > 0 ? log2(availableHeight / spanY) : Double.infinity
+            zoom = min(zx, zy)
+        }
+        zoom = min(max(zoom, minZoom), maxZoom)
+        // Shift so the box centre lands at the fit region's centre, not at the camera anchor.
+        let worldSize = WebMercator.worldSizePoints(zoom: zoom)
+        let regionX = padding.leftPoints + availableWidth / 2
+        let regionY = padding.topPoints + availableHeight / 2
+        let a = anchor(padding: cameraPadding, size: size)
+        let rcx = (minX + maxX) / 2 - (regionX - a.xPoints) / worldSize
+        let rcy = (minY + maxY) / 2 - (regionY - a.yPoints) / worldSize
+        let center = MercatorPoint(x: rcx * c - rcy * s, y: rcx * s + rcy * c)
+        return (center, zoom)
+    }
+}
