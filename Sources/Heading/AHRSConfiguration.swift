@@ -50,6 +50,14 @@ public struct AHRSConfiguration: Sendable, Equatable {
     /// Time constant of the learned reference field (magnitude and dip), seconds.
     public var fieldReferenceTimeConstantSeconds: Double = 30.0
 
+    // MARK: vehicle motion (GPS-aided)
+
+    /// Weight of the vehicle-acceleration compensation: with a GPS forward speed v (and its rate v̇),
+    /// the accelerometer is corrected by (v̇, ω_z·v, −ω_y·v) — the along-track and centripetal
+    /// acceleration of a vehicle moving along the board's x axis — before it corrects the tilt.
+    /// 1 = on, 0 = off; no effect without a speed.
+    public var vehicleCompensationFactor: Double = 1
+
     // MARK: gyroscope
 
     /// Gyroscope full-scale range, degrees per second; a sample beyond 98 % of it restarts the

@@ -86,6 +86,11 @@ public struct AHRSFilter: Sendable {
         }
     }
 
+    /// Forward speed of the vehicle along the board's x axis, m/s, when known (from GPS).
+    public private(set) var vehicleSpeedMetersPerSecond: Double? = nil
+    /// Rate of change of that speed, m/s².
+    public private(set) var vehicleAccelerationMetersPerSecondSquared: Double = 0
+
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
 
@@ -109,6 +114,14 @@ public struct AHRSFilter: Sendable {
         accelerometerGate.reset()
         magneticGate.resetRecovery()
         accuracy.reset()
+    }
+
+    /// Sets the vehicle's forward speed (m/s, nil = unknown) and its rate of change (m/s²) used to
+    /// remove the vehicle's own acceleration from the accelerometer (see `vehicleCompensationFactor`).
+    public mutating func setVehicleMotion(speedMetersPerSecond: Double?, accelerationMetersPerSecondSquared: Double) {
+        vehicleSpeedMetersPerSecond = speedMetersPerSecond.flatMap { $0.isFinite ? $0 : nil }
+        vehicleAccelerationMetersPerSecondSquared = accelerationMetersPerSecondSquared.isFinite
+            ? accelerationMetersPerSecondSquared : 0
     }
 
     /// Processes one sample whose magnetometer reading (if any) is already calibrated. Returns false
@@ -168,7 +181,7 @@ public struct AHRSFilter: Sendable {
     }
 
     @inline(__always)
-    private mutating func integrate(gyro rawGyro: Vector3, accel: Vector3, magnetic: Vector3?, dt: Double) {
+    private mutating func integrate(gyro rawGyro: Vector3, accel measured: Vector3, magnetic: Vector3?, dt: Double) {
         let c = configuration
         let range = c.gyroscopeRangeDegreesPerSecond * 0.98 * Angle.radiansPerDegree
         if range > 0 && rawGyro.maximumMagnitude > range {
@@ -176,6 +189,12 @@ public struct AHRSFilter: Sendable {
             startupRemainingSeconds = c.startupSeconds
         }
         let gyro = gyroBias.correct(rawGyro, dt: dt, configuration: c)
+        // Remove the vehicle's own acceleration a = v̇·x̂ + ω × (v·x̂) = (v̇, ω_z·v, −ω_y·v).
+        var accel = measured
+        if let v = vehicleSpeedMetersPerSecond, c.vehicleCompensationFactor != 0 {
+            let k = c.vehicleCompensationFactor
+            accel -= Vector3(vehicleAccelerationMetersPerSecondSquared, gyro.z * v, -gyro.y * v) * k
+        }
 
         // Start-up ramp: gains boosted by a factor falling linearly to 1.
         let startup = startupRemainingSeconds > 0

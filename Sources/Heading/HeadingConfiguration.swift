@@ -61,6 +61,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
         "mag_recovery_gain",
         "field_relearn_s",
         "field_tau_s",
+        "vehicle_compensation",
         "gyro_range_dps",
         "bias_threshold_dps",
         "bias_period_s",
@@ -90,6 +91,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
         case "mag_recovery_gain": return \.ahrs.magneticRecoveryGainFactor
         case "field_relearn_s": return \.ahrs.fieldRelearnSeconds
         case "field_tau_s": return \.ahrs.fieldReferenceTimeConstantSeconds
+        case "vehicle_compensation": return \.ahrs.vehicleCompensationFactor
         case "gyro_range_dps": return \.ahrs.gyroscopeRangeDegreesPerSecond
         case "bias_threshold_dps": return \.ahrs.gyroBiasStationaryThresholdDegreesPerSecond
         case "bias_period_s": return \.ahrs.gyroBiasStationarySeconds

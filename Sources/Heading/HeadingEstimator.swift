@@ -46,6 +46,11 @@ public struct HeadingEstimator: Sendable {
     private var cachedFloorDegrees = 0.0
     private var floorRefreshNanoseconds = Int64.min
     private static let floorRefreshIntervalNanoseconds: Int64 = 250_000_000
+    /// Monotonic time of the last speed, nanoseconds (Int64.min when none).
+    private var speedTimestampNanoseconds = Int64.min
+    private var lastSpeed = 0.0
+    /// A speed older than this is dropped, nanoseconds.
+    public static let speedLifetimeNanoseconds: Int64 = 3_000_000_000
 
     /// A provider with the given tuning and stored calibration (nil when none was stored). A
     /// calibration that carries a gyro bias seeds the filter's bias estimate.
@@ -73,6 +78,11 @@ public struct HeadingEstimator: Sendable {
     /// published (read it from `published`).
     @discardableResult
     public mutating func update(_ sample: IMUSample) -> Bool {
+        if speedTimestampNanoseconds != Int64.min
+            && sample.timestampNanoseconds &- speedTimestampNanoseconds > HeadingEstimator.speedLifetimeNanoseconds {
+            speedTimestampNanoseconds = Int64.min
+            filter.setVehicleMotion(speedMetersPerSecond: nil, accelerationMetersPerSecondSquared: 0)
+        }
         var corrected = sample
         if let raw = sample.magneticFieldMicrotesla, let c = calibration { corrected.magneticFieldMicrotesla = c.apply(raw) }
         guard filter.update(corrected) else { return false }
@@ -109,8 +119,32 @@ public struct HeadingEstimator: Sendable {
                            heightMeters: heightMeters, utcNanoseconds: utcNanoseconds)
     }
 
-    /// Updates the position and date from a GPS fix (ignored without position or date).
-    public mutating func update(fix: Fix) { declination.update(fix: fix) }
+    /// Updates the position and date (declination) and the speed (vehicle-acceleration compensation)
+    /// from a GPS fix that arrived at monotonic time `receivedAtNanoseconds` (the IMU's time base).
+    public mutating func update(fix: Fix, receivedAtNanoseconds: Int64) {
+        declination.update(fix: fix)
+        if let speed = fix.speedMetersPerSecond, fix.mode != .noFix {
+            updateSpeed(metersPerSecond: speed, timestampNanoseconds: receivedAtNanoseconds)
+        }
+    }
+
+    /// Gives the vehicle's forward speed over ground, m/s, measured at monotonic time
+    /// `timestampNanoseconds`. The filter removes the vehicle's centripetal and along-track
+    /// acceleration from the accelerometer while the speed is fresh (3 s); the along-track rate is
+    /// the difference of consecutive speeds. Assumes the board's x axis points along the direction of
+    /// travel (the mounting orientation) and forward driving.
+    public mutating func updateSpeed(metersPerSecond speed: Double, timestampNanoseconds: Int64) {
+        guard speed.isFinite, speed >= 0 else { return }
+        var rate = 0.0
+        if speedTimestampNanoseconds != Int64.min, timestampNanoseconds > speedTimestampNanoseconds,
+           timestampNanoseconds - speedTimestampNanoseconds <= HeadingEstimator.speedLifetimeNanoseconds {
+            rate = (speed - lastSpeed) / (Double(timestampNanoseconds - speedTimestampNanoseconds) * 1e-9)
+            rate = min(5, max(-5, rate))
+        }
+        lastSpeed = speed
+        speedTimestampNanoseconds = timestampNanoseconds
+        filter.setVehicleMotion(speedMetersPerSecond: speed, accelerationMetersPerSecondSquared: rate)
+    }
 
     /// The estimate for the latest sample (whether published or not).
     public var current: HeadingEstimate {
