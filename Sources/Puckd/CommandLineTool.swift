@@ -17,6 +17,7 @@ public enum CommandLineTool {
         case "-h", "--help", "help":
             printHelp()
             return ExitStatus.ok
+        case "heading": return HeadingCommand.run(rest)
         case "-V", "--version", "version":
             StandardStreams.out("puckd \(PuckdVersion.string)\n")
             return ExitStatus.ok
@@ -27,7 +28,9 @@ public enum CommandLineTool {
     }
 
     /// The usage paragraphs of every command, in the order `--help` prints them.
-    static let commandUsages: [StaticString] = []
+    static let commandUsages: [StaticString] = [
+        HeadingCommand.usage,
+    ]
 
     static func printHelp() {
         StandardStreams.out("""
