@@ -70,6 +70,9 @@ public struct AHRSConfiguration: Sendable, Equatable {
     public var gyroBiasStationarySeconds: Double = 3.0
     /// Cut-off frequency of the bias estimate's low-pass filter, hertz.
     public var gyroBiasCutoffHertz: Double = 0.02
+    /// Largest turn of the (low-passed) accelerometer or magnetometer direction during a stationary
+    /// period, degrees; more means a slow turn, not rest.
+    public var gyroBiasMaximumTurnDegrees: Double = 2
 
     // MARK: timing
 

@@ -80,7 +80,11 @@ public struct AHRSFilter: Sendable {
     private struct Derived: Sendable {
         var sinAccelerationRejection: Double
         var cosDipTolerance: Double
+        var biasTurnChord: Double
+        var inverseAccelerationTolerance: Double
         init(_ c: AHRSConfiguration) {
+            inverseAccelerationTolerance = 1 / (max(1e-9, c.accelerationToleranceFraction) * AHRSFilter.standardGravity)
+            biasTurnChord = 2 * sin(min(180, c.gyroBiasMaximumTurnDegrees) * Angle.radiansPerDegree / 2)
             sinAccelerationRejection = sin(min(90, c.accelerationRejectionDegrees) * Angle.radiansPerDegree)
             cosDipTolerance = cos(min(180, c.fieldDipToleranceDegrees) * Angle.radiansPerDegree)
         }
@@ -90,6 +94,9 @@ public struct AHRSFilter: Sendable {
     public private(set) var vehicleSpeedMetersPerSecond: Double? = nil
     /// Rate of change of that speed, m/s².
     public private(set) var vehicleAccelerationMetersPerSecondSquared: Double = 0
+
+    /// GPS speed above which the vehicle is moving (no gyro-bias learning), m/s.
+    public static let movingSpeedMetersPerSecond = 0.5
 
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
@@ -188,13 +195,20 @@ public struct AHRSFilter: Sendable {
             counters.gyroscopeOverranges &+= 1
             startupRemainingSeconds = c.startupSeconds
         }
-        let gyro = gyroBias.correct(rawGyro, dt: dt, configuration: c)
-        // Remove the vehicle's own acceleration a = v̇·x̂ + ω × (v·x̂) = (v̇, ω_z·v, −ω_y·v).
+        // Remove the vehicle's own acceleration a = v̇·x̂ + ω × (v·x̂) = (v̇, ω_z·v, −ω_y·v) (the raw
+        // rate is close enough to the bias-corrected one for this).
         var accel = measured
         if let v = vehicleSpeedMetersPerSecond, c.vehicleCompensationFactor != 0 {
             let k = c.vehicleCompensationFactor
-            accel -= Vector3(vehicleAccelerationMetersPerSecondSquared, gyro.z * v, -gyro.y * v) * k
+            accel -= Vector3(vehicleAccelerationMetersPerSecondSquared, rawGyro.z * v, -rawGyro.y * v) * k
         }
+        let accelNorm = accel.length
+        let a = accelNorm > 0 ? accel * (1 / accelNorm) : Vector3.zero
+        let fieldNorm = magnetic?.length ?? 0
+        let fieldDirection = fieldNorm > 0 ? magnetic.map { $0 * (1 / fieldNorm) } : nil
+        let moving = (vehicleSpeedMetersPerSecond ?? 0) > AHRSFilter.movingSpeedMetersPerSecond
+        let gyro = gyroBias.correct(rawGyro, accelDirection: a, fieldDirection: fieldDirection, dt: dt,
+                                    turnChord: derived.biasTurnChord, moving: moving, configuration: c)
 
         // Start-up ramp: gains boosted by a factor falling linearly to 1.
         let startup = startupRemainingSeconds > 0
@@ -203,23 +217,20 @@ public struct AHRSFilter: Sendable {
             boost = c.startupSeconds > 0 ? 1 + (c.startupGainFactor - 1) * startupRemainingSeconds / c.startupSeconds : 1
             startupRemainingSeconds = max(0, startupRemainingSeconds - dt)
         }
-        // Keep gain·dt ≤ 0.5 so a long step or a large gain cannot overshoot.
-        let maxGain = 0.5 / dt
+        // Corrections are angles (gain·dt·error) with gain·dt ≤ 0.5, so a long step or a large gain
+        // cannot overshoot.
 
         let m = orientation.matrix
         let up = Vector3(m.6, m.7, m.8)                 // earth z in the sensor frame (estimated "up")
-        var feedback = Vector3.zero
+        var correction = Vector3.zero                   // radians, sensor frame
         var accelGainUsed = 0.0
 
         // Accelerometer: tilt.
-        let accelNorm = accel.length
         if accelNorm > 0 {
-            let a = accel * (1 / accelNorm)
             var error = a.cross(up)
             let sinAngle = error.length
             let cosAngle = a.dot(up)
-            let g = AHRSFilter.standardGravity
-            let deviation = (accelNorm - g) / (c.accelerationToleranceFraction * g)
+            let deviation = (accelNorm - AHRSFilter.standardGravity) * derived.inverseAccelerationTolerance
             let magnitudeOK = abs(deviation) <= 1
             let angleOK = cosAngle > 0 && sinAngle <= derived.sinAccelerationRejection
             let decision = accelerometerGate.decide(magnitudeOK: magnitudeOK, angleOK: angleOK, startup: startup,
@@ -228,8 +239,8 @@ public struct AHRSFilter: Sendable {
             if decision == .accepted {
                 if cosAngle < 0 && sinAngle > 0 { error = error * (1 / sinAngle) }   // > 90°: full effort (Fusion)
                 let weight = max(0, 1 - deviation * deviation)
-                let gain = min(c.accelerometerGainPerSecond * boost * (startup ? 1 : weight), maxGain)
-                feedback += error * gain
+                let gainDt = min(c.accelerometerGainPerSecond * boost * (startup ? 1 : weight) * dt, 0.5)
+                correction += error * gainDt
                 accelGainUsed = c.accelerometerGainPerSecond
             } else {
                 counters.accelerometerRejections &+= 1
@@ -248,7 +259,7 @@ public struct AHRSFilter: Sendable {
             let horizontal = (east * east + north * north).squareRoot()
             let innovation = atan2(east, north)         // field east of the estimated north → positive
             let innovationDegrees = innovation * Angle.degreesPerRadian
-            let magnitude = (horizontal * horizontal + vertical * vertical).squareRoot()
+            let magnitude = fieldNorm
             lastFieldMicrotesla = magnitude
             lastCosDip = horizontal / magnitude
             lastSinDip = -vertical / magnitude
@@ -260,8 +271,8 @@ public struct AHRSFilter: Sendable {
             lastMagnetometerDecision = decision
             if decision.isUsed {
                 let factor = decision == .recovering ? c.magneticRecoveryGainFactor : 1
-                let gain = min(c.magnetometerGainPerSecond * boost * factor, maxGain)
-                feedback += up * (innovation * gain)
+                let gainDt = min(c.magnetometerGainPerSecond * boost * factor * dt, 0.5)
+                correction += up * (innovation * gainDt)
                 magGainUsed = c.magnetometerGainPerSecond
                 innovationUsed = innovationDegrees
             } else {
@@ -276,18 +287,17 @@ public struct AHRSFilter: Sendable {
         }
 
         // Integrate the corrected rate over the step with the exponential map.
-        let omega = gyro + feedback
-        orientation = (orientation * Quaternion.rotationVector(omega * dt)).normalized
+        orientation = (orientation * Quaternion.rotationVector(gyro * dt + correction)).normalized
 
         // Accuracy propagation.
-        let rate = gyro.length * Angle.degreesPerRadian
-        let verticalRate = abs(gyro.dot(up)) * Angle.degreesPerRadian
+        let d2 = Angle.degreesPerRadian * Angle.degreesPerRadian
+        let verticalRate = gyro.dot(up)
         let sigmaB = gyroBias.isEstimated ? c.gyroBiasUncertaintyDegreesPerSecond
                                           : c.gyroBiasUncertaintyUnestimatedDegreesPerSecond
         let gate = magneticGate
         let tanDip2 = gate.hasReference && gate.referenceCosDip > 0.1
             ? (gate.referenceSinDip * gate.referenceSinDip) / (gate.referenceCosDip * gate.referenceCosDip) : 100
-        accuracy.step(dt: dt, rateDegreesPerSecond: rate, verticalRateDegreesPerSecond: verticalRate,
+        accuracy.step(dt: dt, rateSquared: gyro.lengthSquared * d2, verticalRateSquared: verticalRate * verticalRate * d2,
                       biasUncertaintyDegreesPerSecond: sigmaB, accelerometerGain: accelGainUsed,
                       magnetometerGain: magGainUsed, innovationDegrees: innovationUsed,
                       tanDipSquared: gate.hasReference ? tanDip2 : 4, configuration: c)

@@ -34,21 +34,21 @@ public struct HeadingAccuracyModel: Sendable, Equatable {
 
     /// Advances the model by `dt` seconds.
     /// - Parameters:
-    ///   - rateDegreesPerSecond: |ω| of the bias-corrected gyro.
-    ///   - verticalRateDegreesPerSecond: |ω · up|, the rate about the vertical.
+    ///   - rateSquared: |ω|² of the bias-corrected gyro, (degrees per second)².
+    ///   - verticalRateSquared: (ω · up)², the rate about the vertical squared, (degrees per second)².
     ///   - biasUncertaintyDegreesPerSecond: σ_b (larger until the bias has been estimated).
     ///   - accelerometerGain / magnetometerGain: the gains applied in this step, 0 when not used.
     ///   - innovationDegrees: the heading innovation when the magnetometer was used, else nil.
     ///   - referenceDipDegrees: dip of the learned reference field.
     @inline(__always)
-    public mutating func step(dt: Double, rateDegreesPerSecond: Double, verticalRateDegreesPerSecond: Double,
+    public mutating func step(dt: Double, rateSquared: Double, verticalRateSquared: Double,
                               biasUncertaintyDegreesPerSecond: Double, accelerometerGain: Double,
                               magnetometerGain: Double, innovationDegrees: Double?, tanDipSquared tan2: Double,
                               configuration c: AHRSConfiguration) {
         let s = c.gyroScaleUncertaintyFraction, tau = c.gyroErrorCorrelationSeconds
         let sigmaB = biasUncertaintyDegreesPerSecond
-        let qHeading = (s * verticalRateDegreesPerSecond) * (s * verticalRateDegreesPerSecond) * tau
-        let qTilt = (sigmaB * sigmaB + (s * rateDegreesPerSecond) * (s * rateDegreesPerSecond)) * tau
+        let qHeading = s * s * verticalRateSquared * tau
+        let qTilt = (sigmaB * sigmaB + s * s * rateSquared) * tau
         // Explicit Euler with the decay factor clamped at 0: stable for any step.
         tiltVarianceDegreesSquared = tiltVarianceDegreesSquared * max(0, 1 - 2 * accelerometerGain * dt) + qTilt * dt
         headingVarianceDegreesSquared = headingVarianceDegreesSquared * max(0, 1 - 2 * magnetometerGain * dt) + qHeading * dt

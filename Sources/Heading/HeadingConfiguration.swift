@@ -66,6 +66,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
         "bias_threshold_dps",
         "bias_period_s",
         "bias_cutoff_hz",
+        "bias_turn_deg",
         "max_step_s",
         "bias_sigma_dps",
         "scale_sigma",
@@ -96,6 +97,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
         case "bias_threshold_dps": return \.ahrs.gyroBiasStationaryThresholdDegreesPerSecond
         case "bias_period_s": return \.ahrs.gyroBiasStationarySeconds
         case "bias_cutoff_hz": return \.ahrs.gyroBiasCutoffHertz
+        case "bias_turn_deg": return \.ahrs.gyroBiasMaximumTurnDegrees
         case "max_step_s": return \.ahrs.maximumTimeStepSeconds
         case "bias_sigma_dps": return \.ahrs.gyroBiasUncertaintyDegreesPerSecond
         case "scale_sigma": return \.ahrs.gyroScaleUncertaintyFraction

@@ -99,8 +99,9 @@ public struct HeadingEstimator: Sendable {
         let q = filter.orientation
         let east = 1 - 2 * (q.y * q.y + q.z * q.z), north = 2 * (q.x * q.y + q.w * q.z)
         let length = (east * east + north * north).squareRoot()
-        let cosTurn = length > 0 ? (east * lastPublishedEast + north * lastPublishedNorth) / length : 1
-        let moved = configuration.headingFilterDegrees <= 0 || cosTurn <= cosHeadingFilter
+        // cos(turn) = dot / length ≤ cos(filter), without the division.
+        let moved = configuration.headingFilterDegrees <= 0
+            || (length > 0 && east * lastPublishedEast + north * lastPublishedNorth <= cosHeadingFilter * length)
         guard valid != lastPublishedValid || (valid && (moved || published == nil)) else { return false }
         published = estimate(heading: q.headingDegrees, accuracy: accuracy)
         publishedCount &+= 1

@@ -119,10 +119,11 @@ public struct MagneticFieldGate: Sendable, Equatable {
         referenceMicrotesla += (fieldMicrotesla - referenceMicrotesla) * a
         let c = referenceCosDip + (cosDip - referenceCosDip) * a
         let s = referenceSinDip + (sinDip - referenceSinDip) * a
-        let n = (c * c + s * s).squareRoot()
-        if n > 0 {
-            referenceCosDip = c / n
-            referenceSinDip = s / n
+        let n2 = c * c + s * s
+        if n2 > 0 {
+            let k = 1 / n2.squareRoot()
+            referenceCosDip = c * k
+            referenceSinDip = s * k
         }
     }
 }

@@ -155,7 +155,8 @@ extension Quaternion {
     public var headingDegrees: Double {
         let east = 1 - 2 * (y * y + z * z)      // r00: east component of the forward axis
         let north = 2 * (x * y + w * z)         // r10: north component of the forward axis
-        return Angle.wrap360(atan2(east, north) * Angle.degreesPerRadian)
+        let degrees = atan2(east, north) * Angle.degreesPerRadian     // −180...180
+        return degrees < 0 ? (degrees + 360 < 360 ? degrees + 360 : 0) : degrees
     }
 
     /// Pitch, degrees, −90...90, positive when the forward axis points above the horizon.
