@@ -72,7 +72,7 @@ public struct AHRSConfiguration: Sendable, Equatable {
     public var gyroBiasCutoffHertz: Double = 0.02
     /// Largest turn of the (low-passed) accelerometer or magnetometer direction during a stationary
     /// period, degrees; more means a slow turn, not rest.
-    public var gyroBiasMaximumTurnDegrees: Double = 2
+    public var gyroBiasMaximumTurnDegrees: Double = 3
 
     // MARK: timing
 

@@ -205,9 +205,16 @@ public struct AHRSFilter: Sendable {
         let accelNorm = accel.length
         let a = accelNorm > 0 ? accel * (1 / accelNorm) : Vector3.zero
         let fieldNorm = magnetic?.length ?? 0
-        let fieldDirection = fieldNorm > 0 ? magnetic.map { $0 * (1 / fieldNorm) } : nil
+        // Horizontal "east" direction in the sensor frame (a × m): turns exactly with the heading,
+        // whatever the dip, which is what the bias estimator watches for slow turns.
+        var east: Vector3? = nil
+        if fieldNorm > 0, let m = magnetic {
+            let e = a.cross(m)
+            let n2 = e.lengthSquared
+            if n2 > 1e-6 * fieldNorm * fieldNorm { east = e * (1 / n2.squareRoot()) }
+        }
         let moving = (vehicleSpeedMetersPerSecond ?? 0) > AHRSFilter.movingSpeedMetersPerSecond
-        let gyro = gyroBias.correct(rawGyro, accelDirection: a, fieldDirection: fieldDirection, dt: dt,
+        let gyro = gyroBias.correct(rawGyro, accelDirection: a, eastDirection: east, dt: dt,
                                     turnChord: derived.biasTurnChord, moving: moving, configuration: c)
 
         // Start-up ramp: gains boosted by a factor falling linearly to 1.

@@ -4,9 +4,10 @@
 ///
 /// While every axis of the corrected rate stays below a threshold for a stationary period, the
 /// corrected rate is low-pass filtered into the offset (first-order, cut-off `gyroBiasCutoffHertz`).
-/// Added to Fusion's test: the low-passed accelerometer and magnetometer directions must not turn by
-/// more than `gyroBiasMaximumTurnDegrees` since the stationary period began — otherwise a slow,
-/// steady turn (a vehicle in a long curve at 1–3 °/s) would be learned as gyro bias.
+/// Added to Fusion's test: the low-passed accelerometer direction (tilt) and horizontal field
+/// direction (heading) must not turn by more than `gyroBiasMaximumTurnDegrees` since the stationary
+/// period began — otherwise a slow, steady turn (a vehicle in a long curve at 1–3 °/s) would be
+/// learned as gyro bias.
 public struct GyroBiasEstimator: Sendable, Equatable {
     /// Current offset estimate, radians per second (subtracted from every sample).
     public private(set) var biasRadiansPerSecond: Vector3
@@ -22,7 +23,7 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     private var smoothedAccel = Vector3.zero, smoothedField = Vector3.zero
     private var restAccel = Vector3.zero, restField = Vector3.zero
     /// Time constant of the direction low-pass, seconds.
-    private static let smoothingSeconds = 0.25
+    private static let smoothingSeconds = 0.5
     /// Bias updates waiting to be committed: the older and the current window, rad/s.
     private var pendingOlder = Vector3.zero, pendingCurrent = Vector3.zero
     private var windowSeconds = 0.0, olderWindowSeconds = 0.0
@@ -35,7 +36,8 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     }
 
     /// Subtracts the offset from `gyro` (rad/s) and updates the estimate; returns the corrected rate.
-    /// `accelDirection` and `fieldDirection` (unit vectors, nil when absent) tell slow turns from rest; `turnChord` is
+    /// `accelDirection` and `eastDirection` (unit vectors: the accelerometer and accel × field, nil when
+    /// there is no field) tell slow turns from rest; `turnChord` is
     /// 2·sin(`gyroBiasMaximumTurnDegrees`/2), the chord of the largest turn (precomputed by the filter);
     /// `moving` (the vehicle has a GPS speed) forbids learning.
     ///
@@ -43,12 +45,12 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     /// window is applied only once the next full window passed without motion, so the first second of
     /// a slow turn, before it is detectable, is never learned as bias.
     @inline(__always)
-    public mutating func correct(_ gyro: Vector3, accelDirection: Vector3, fieldDirection: Vector3?, dt: Double,
+    public mutating func correct(_ gyro: Vector3, accelDirection: Vector3, eastDirection: Vector3?, dt: Double,
                                  turnChord: Double, moving: Bool, configuration c: AHRSConfiguration) -> Vector3 {
         let corrected = gyro - biasRadiansPerSecond
         let a = min(1, dt * (1 / GyroBiasEstimator.smoothingSeconds))
         smoothedAccel = smoothedAccel.lengthSquared == 0 ? accelDirection : smoothedAccel + (accelDirection - smoothedAccel) * a
-        if let f = fieldDirection {
+        if let f = eastDirection {
             smoothedField = smoothedField.lengthSquared == 0 ? f : smoothedField + (f - smoothedField) * a
         }
         let threshold = c.gyroBiasStationaryThresholdDegreesPerSecond * Angle.radiansPerDegree
@@ -90,5 +92,5 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     }
 
     /// Length of a commit window, seconds.
-    public static let commitWindowSeconds = 1.5
+    public static let commitWindowSeconds = 2.0
 }

@@ -188,4 +188,30 @@ import Glibc
         #expect(compensated < 0.2, "roll error with speed \(compensated)°")
         #expect(blind > 3, "roll error without speed \(blind)°")
     }
+
+    /// A vehicle in a long curve turns at 1.5 °/s, below Fusion's 3 °/s stationary threshold: plain
+    /// Fusion learns the turn as gyro bias; the direction check (and, with GPS, the speed) does not.
+    @Test func slowTurnsAreNotLearnedAsBias() {
+        func learnedBias(turnLimitDegrees: Double, speed: Double?) -> Double {
+            var c = AHRSConfiguration()
+            c.gyroBiasMaximumTurnDegrees = turnLimitDegrees
+            var f = AHRSFilter(configuration: c)
+            var t = 0.0
+            while t < 20 { f.update(Self.sample(t, Self.heading(0))); t += 0.01 }
+            let before = f.gyroBias.biasRadiansPerSecond
+            f.setVehicleMotion(speedMetersPerSecond: speed, accelerationMetersPerSecondSquared: 0)
+            let rate = 1.5, start = t
+            while t < 80 {
+                f.update(Self.sample(t, Self.heading(rate * (t - start)), gyro: Vector3(0, 0, -rate * Angle.radiansPerDegree)))
+                t += 0.01
+            }
+            return (f.gyroBias.biasRadiansPerSecond - before).length * Angle.degreesPerRadian
+        }
+        let plainFusion = learnedBias(turnLimitDegrees: 180, speed: nil)
+        let directionCheck = learnedBias(turnLimitDegrees: 3, speed: nil)
+        let withSpeed = learnedBias(turnLimitDegrees: 180, speed: 20)
+        #expect(plainFusion > 1, "plain Fusion learned \(plainFusion) °/s")
+        #expect(directionCheck < 0.05, "learned \(directionCheck) °/s")
+        #expect(withSpeed == 0)
+    }
 }
