@@ -110,9 +110,31 @@ private func benchFusionExample(_ records: [IMUCSVRecord]) {
     print("")
     print("Fusion example data: largest heading change during the stationary magnetic disturbance 100.5–116.5 s: "
           + num(drag, 0) + "° (limit 2°)")
+    // Agreement with Fusion's own output outside its start-up and the disturbance (100–130 s).
+    guard let text = readXZ("Tests/Fixtures/imu/fusion-example/fusion_ahrs_output.csv.xz") else { return }
+    // Split bytes (the file has CRLF line ends, one grapheme for String).
+    let rows = text.split(separator: UInt8(ascii: "\n")).dropFirst().map { String(decoding: $0, as: UTF8.self) }
+    var sum = 0.0, n = 0.0
+    for (i, row) in rows.enumerated() where i < records.count {
+        let fields = row.split(separator: ",")
+        guard fields.count > 4, let fusionHeading = Double(fields[4]) else { continue }   // heading_mag_deg
+        let t = records[i].timeSeconds
+        guard t > 3, t < 100 || t > 130 else { continue }
+        let d = Angle.wrap180(headings[i] - fusionHeading)
+        sum += d * d
+        n += 1
+    }
+    print("Fusion example data: heading RMS difference to Fusion's output (3–100 s and 130–135 s): "
+          + num((sum / max(1, n)).squareRoot(), 0) + "° over \(Int(n)) samples (limit 1.5°)")
 }
 
 private func loadIMUFixture(_ path: String) -> [IMUCSVRecord]? {
+    guard let bytes = readXZ(path) else { return nil }
+    return try? bytes.withUnsafeBytes { raw throws(IMUCSVError) in try IMUCSVParser.parseAll(raw).1 }
+}
+
+/// The decompressed content of an xz file (`xz -dc`), nil when unreadable.
+private func readXZ(_ path: String) -> [UInt8]? {
     guard access(path, R_OK) == 0, let pipe = popen("xz -dc '\(path)'", "r") else { return nil }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -122,7 +144,7 @@ private func loadIMUFixture(_ path: String) -> [IMUCSVRecord]? {
         bytes.append(contentsOf: chunk[0..<n])
     }
     guard pclose(pipe) == 0 else { return nil }
-    return try? bytes.withUnsafeBytes { raw throws(IMUCSVError) in try IMUCSVParser.parseAll(raw).1 }
+    return bytes
 }
 
 /// Thread CPU time, seconds: the machine may be shared, CPU time is what the filter costs.
