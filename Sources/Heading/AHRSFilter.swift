@@ -205,13 +205,12 @@ public struct AHRSFilter: Sendable {
         let accelNorm = accel.length
         let a = accelNorm > 0 ? accel * (1 / accelNorm) : Vector3.zero
         let fieldNorm = magnetic?.length ?? 0
-        // Horizontal "east" direction in the sensor frame (a × m): turns exactly with the heading,
-        // whatever the dip, which is what the bias estimator watches for slow turns.
+        // Horizontal "east" direction in the sensor frame, â × m̂ (length cos dip): turns exactly with
+        // the heading whatever the dip, which is what the bias estimator watches for slow turns.
         var east: Vector3? = nil
         if fieldNorm > 0, let m = magnetic {
-            let e = a.cross(m)
-            let n2 = e.lengthSquared
-            if n2 > 1e-6 * fieldNorm * fieldNorm { east = e * (1 / n2.squareRoot()) }
+            let e = a.cross(m) * (1 / fieldNorm)
+            if e.lengthSquared > 1e-6 { east = e }
         }
         let moving = (vehicleSpeedMetersPerSecond ?? 0) > AHRSFilter.movingSpeedMetersPerSecond
         let gyro = gyroBias.correct(rawGyro, accelDirection: a, eastDirection: east, dt: dt,
@@ -294,7 +293,7 @@ public struct AHRSFilter: Sendable {
         }
 
         // Integrate the corrected rate over the step with the exponential map.
-        orientation = (orientation * Quaternion.rotationVector(gyro * dt + correction)).normalized
+        orientation = (orientation * Quaternion.rotationVector(gyro * dt + correction)).renormalized
 
         // Accuracy propagation.
         let d2 = Angle.degreesPerRadian * Angle.degreesPerRadian

@@ -36,8 +36,8 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     }
 
     /// Subtracts the offset from `gyro` (rad/s) and updates the estimate; returns the corrected rate.
-    /// `accelDirection` and `eastDirection` (unit vectors: the accelerometer and accel × field, nil when
-    /// there is no field) tell slow turns from rest; `turnChord` is
+    /// `accelDirection` (unit) and `eastDirection` (â × m̂, length cos dip; nil when there is no field)
+    /// tell slow turns from rest; `turnChord` is
     /// 2·sin(`gyroBiasMaximumTurnDegrees`/2), the chord of the largest turn (precomputed by the filter);
     /// `moving` (the vehicle has a GPS speed) forbids learning.
     ///
@@ -55,8 +55,9 @@ public struct GyroBiasEstimator: Sendable, Equatable {
         }
         let threshold = c.gyroBiasStationaryThresholdDegreesPerSecond * Angle.radiansPerDegree
         let chord2 = turnChord * turnChord
+        let restFieldLength2 = restField.lengthSquared
         let turned = (smoothedAccel - restAccel).lengthSquared > chord2
-            || (restField.lengthSquared > 0 && (smoothedField - restField).lengthSquared > chord2)
+            || (restFieldLength2 > 0 && (smoothedField - restField).lengthSquared > chord2 * restFieldLength2)
         if moving || corrected.maximumMagnitude > threshold || (stationarySeconds > 0 && turned) {
             stationarySeconds = 0
             pendingOlder = .zero

@@ -23,7 +23,7 @@ public struct HeadingEstimator: Sendable {
         didSet {
             filter.configuration = configuration.ahrs
             cosHeadingFilter = HeadingEstimator.cosine(of: configuration.headingFilterDegrees)
-            floorRefreshNanoseconds = Int64.min
+            floorRefreshNanoseconds = nil
         }
     }
     /// The fusion filter.
@@ -44,7 +44,8 @@ public struct HeadingEstimator: Sendable {
     private var cosHeadingFilter: Double
     /// The calibration-dependent accuracy floor, refreshed every `floorRefreshIntervalNanoseconds`.
     private var cachedFloorDegrees = 0.0
-    private var floorRefreshNanoseconds = Int64.min
+    private var cachedState = MagnetometerCalibrationState.uncalibrated
+    private var floorRefreshNanoseconds: Int64? = nil
     private static let floorRefreshIntervalNanoseconds: Int64 = 250_000_000
     /// Monotonic time of the last speed, nanoseconds (Int64.min when none).
     private var speedTimestampNanoseconds = Int64.min
@@ -70,7 +71,7 @@ public struct HeadingEstimator: Sendable {
     /// Replaces the calibration (after a calibration run); the filter re-converges from the next sample.
     public mutating func setCalibration(_ calibration: MagnetometerCalibration?) {
         self.calibration = calibration.flatMap { $0.isUsable ? $0 : nil }
-        floorRefreshNanoseconds = Int64.min
+        floorRefreshNanoseconds = nil
         filter.restart()
     }
 
@@ -87,9 +88,12 @@ public struct HeadingEstimator: Sendable {
         if let raw = sample.magneticFieldMicrotesla, let c = calibration { corrected.magneticFieldMicrotesla = c.apply(raw) }
         guard filter.update(corrected) else { return false }
         lastTimestampNanoseconds = sample.timestampNanoseconds
-        if sample.timestampNanoseconds &- floorRefreshNanoseconds >= HeadingEstimator.floorRefreshIntervalNanoseconds
-            || sample.timestampNanoseconds < floorRefreshNanoseconds {
-            cachedFloorDegrees = accuracyFloorDegrees
+        let now = sample.timestampNanoseconds
+        if let last = floorRefreshNanoseconds, now >= last, now - last < HeadingEstimator.floorRefreshIntervalNanoseconds {
+            // Calibration state and accuracy floor are fresh enough.
+        } else {
+            cachedState = calibrationState
+            cachedFloorDegrees = floorDegrees(for: cachedState)
             floorRefreshNanoseconds = sample.timestampNanoseconds
         }
         let accuracy = accuracy(floorDegrees: cachedFloorDegrees)
@@ -103,7 +107,7 @@ public struct HeadingEstimator: Sendable {
         let moved = configuration.headingFilterDegrees <= 0
             || (length > 0 && east * lastPublishedEast + north * lastPublishedNorth <= cosHeadingFilter * length)
         guard valid != lastPublishedValid || (valid && (moved || published == nil)) else { return false }
-        published = estimate(heading: q.headingDegrees, accuracy: accuracy)
+        published = estimate(heading: q.headingDegrees, accuracy: accuracy, state: cachedState)
         publishedCount &+= 1
         if length > 0 {
             lastPublishedEast = east / length
@@ -149,11 +153,11 @@ public struct HeadingEstimator: Sendable {
 
     /// The estimate for the latest sample (whether published or not).
     public var current: HeadingEstimate {
-        estimate(heading: filter.orientation.headingDegrees, accuracy: headingAccuracyDegrees)
+        estimate(heading: filter.orientation.headingDegrees, accuracy: headingAccuracyDegrees, state: calibrationState)
     }
 
     /// The heading accuracy now, degrees; negative when invalid.
-    public var headingAccuracyDegrees: Double { accuracy(floorDegrees: accuracyFloorDegrees) }
+    public var headingAccuracyDegrees: Double { accuracy(floorDegrees: floorDegrees(for: calibrationState)) }
 
     @inline(__always)
     private func accuracy(floorDegrees: Double) -> Double {
@@ -185,8 +189,8 @@ public struct HeadingEstimator: Sendable {
     public var calibrationNeeded: Bool { calibrationState != .calibrated }
 
     /// The calibration-dependent part of the accuracy, degrees.
-    private var accuracyFloorDegrees: Double {
-        switch calibrationState {
+    private func floorDegrees(for state: MagnetometerCalibrationState) -> Double {
+        switch state {
         case .uncalibrated: return configuration.uncalibratedFloorDegrees
         case .poorCoverage, .fieldMismatch: return configuration.poorCalibrationFloorDegrees
         case .calibrated:
@@ -197,10 +201,9 @@ public struct HeadingEstimator: Sendable {
         }
     }
 
-    private func estimate(heading: Double, accuracy: Double) -> HeadingEstimate {
+    private func estimate(heading: Double, accuracy: Double, state: MagnetometerCalibrationState) -> HeadingEstimate {
         let q = filter.orientation
         let d = declination.declinationDegrees
-        let state = calibrationState
         return HeadingEstimate(timestampNanoseconds: lastTimestampNanoseconds, magneticHeadingDegrees: heading,
                                trueHeadingDegrees: d.map { Angle.wrap360(heading + $0) }, declinationDegrees: d,
                                rollDegrees: q.rollDegrees, pitchDegrees: q.pitchDegrees, orientation: q,

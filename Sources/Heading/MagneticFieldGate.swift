@@ -121,7 +121,8 @@ public struct MagneticFieldGate: Sendable, Equatable {
         let s = referenceSinDip + (sinDip - referenceSinDip) * a
         let n2 = c * c + s * s
         if n2 > 0 {
-            let k = 1 / n2.squareRoot()
+            // One Newton step for 1/√n² when the EMA barely moved (the usual case), exact otherwise.
+            let k = abs(n2 - 1) < 1e-6 ? (3 - n2) * 0.5 : 1 / n2.squareRoot()
             referenceCosDip = c * k
             referenceSinDip = s * k
         }

@@ -50,6 +50,16 @@ public struct Quaternion: Sendable, Equatable {
         return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
     }
 
+    /// Renormalised after a rotation update (norm within 1e-6 of 1): one Newton step for 1/√(n²),
+    /// exact to rounding there and free of square roots and divisions; falls back to `normalized`.
+    @inline(__always)
+    public var renormalized: Quaternion {
+        let n2 = normSquared
+        guard abs(n2 - 1) < 1e-6 else { return normalized }
+        let k = (3 - n2) * 0.5
+        return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
+    }
+
     /// The same rotation with w ≥ 0 (q and −q are the same rotation).
     @inline(__always)
     public var canonical: Quaternion { w < 0 ? Quaternion(w: -w, x: -x, y: -y, z: -z) : self }

@@ -49,8 +49,12 @@ import NMEA
         var t = 0.01
         while t < 2.9 { e.update(S.sample(t, S.heading(0))); t += 0.01 }
         #expect(!e.current.isValid)
-        while t < 3.2 { e.update(S.sample(t, S.heading(0))); t += 0.01 }
-        #expect(e.current.isValid && e.publishedCount == 1)
+        var published = false
+        while t < 3.2 && !published { published = e.update(S.sample(t, S.heading(0))); t += 0.01 }
+        #expect(published && e.publishedCount == 1)
+        // The published estimate is the current one at that sample (accuracy floor included).
+        #expect(e.published == e.current)
+        #expect(e.current.isValid && e.published!.calibrationState == .calibrated)
         #expect(e.headingAccuracyDegrees >= 1 && e.headingAccuracyDegrees < 3)
     }
 
