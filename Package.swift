@@ -26,7 +26,7 @@ let package = Package(
 
         // Pure core: bytes, samples and monotonic nanoseconds in; values out. No I/O, no clock.
         .target(name: "NMEA", swiftSettings: strict),
-        .target(name: "Heading", swiftSettings: strict),
+        .target(name: "Heading", dependencies: ["NMEA"], swiftSettings: strict),
         .target(name: "Tracking", dependencies: ["NMEA"], swiftSettings: strict),
         .target(name: "Console", dependencies: ["NMEA", "Heading", "Tracking"], swiftSettings: strict),
 

@@ -23,6 +23,7 @@ public enum CommandLineTool {
         case "ports": return PortsCommand.run(rest)
         case "imu": return IMUCommand.run(rest)
         case "gpio": return GPIOCommand.run(rest)
+        case "heading": return HeadingCommand.run(rest)
         default:
             StandardStreams.err("puckd: unknown command '\(command)'; run 'puckd --help' for the list\n")
             return ExitStatus.usage
@@ -34,6 +35,7 @@ public enum CommandLineTool {
         PortsCommand.usage,
         IMUCommand.usage,
         GPIOCommand.usage,
+        HeadingCommand.usage,
     ]
 
     static func printHelp() {

@@ -1,0 +1,124 @@
+/// Why a `KEY=VALUE` setting was refused.
+public enum HeadingConfigurationError: Error, Sendable, Equatable {
+    /// The key is not a heading setting.
+    case unknownKey(String)
+    /// The value is not a number in the allowed range.
+    case invalidValue(key: String, value: String)
+
+    /// One-sentence explanation with the fix.
+    public var message: String {
+        switch self {
+        case let .unknownKey(key):
+            return "unknown heading setting '\(key)'; known settings: \(HeadingConfiguration.settingKeys.joined(separator: ", "))"
+        case let .invalidValue(key, value):
+            return "heading setting '\(key)' needs a finite non-negative number, got '\(value)'"
+        }
+    }
+}
+
+/// Everything the heading provider can be tuned with: the filter (`ahrs`), publication and the
+/// accuracy floors of each calibration state. Degrees, seconds and fractions as the names say.
+public struct HeadingConfiguration: Sendable, Equatable {
+    /// The AHRS filter's tuning.
+    public var ahrs = AHRSConfiguration.default
+    /// Minimum heading change, degrees, before a new heading is published (CoreLocation's
+    /// `headingFilter`; 0 publishes every sample).
+    public var headingFilterDegrees: Double = 1
+    /// Accuracy floor with a good calibration, degrees.
+    public var calibratedFloorDegrees: Double = 1
+    /// Accuracy floor with a poor-coverage or stale calibration, degrees.
+    public var poorCalibrationFloorDegrees: Double = 10
+    /// Accuracy floor without calibration, degrees (hard iron alone can turn a heading by 180°).
+    public var uncalibratedFloorDegrees: Double = 30
+    /// Coverage a fitted calibration needs to count as good, fraction.
+    public var goodCoverageFraction: Double = 0.75
+    /// Largest deviation of the learned field magnitude from the calibration's, fraction.
+    public var fieldMismatchToleranceFraction: Double = 0.15
+    /// Largest deviation of the learned field magnitude from the WMM's (when the calibration did not
+    /// record the field), fraction; indoor fields often differ by 10–20 %.
+    public var modelMismatchToleranceFraction: Double = 0.25
+    /// Accuracy beyond which the heading is reported invalid, degrees.
+    public var maximumValidAccuracyDegrees: Double = 180
+
+    public init() {}
+
+    /// The verified defaults.
+    public static let `default` = HeadingConfiguration()
+
+    /// The accepted setting keys (`set(_:to:)`, `puckd heading replay --config KEY=VALUE`), in help order.
+    public static let settingKeys: [String] = [
+        "accel_gain",
+        "mag_gain",
+        "startup_s",
+        "startup_gain",
+        "accel_rejection_deg",
+        "accel_tolerance",
+        "accel_recovery_s",
+        "mag_rejection_deg",
+        "field_tolerance",
+        "dip_tolerance_deg",
+        "mag_recovery_s",
+        "mag_recovery_gain",
+        "field_relearn_s",
+        "field_tau_s",
+        "vehicle_compensation",
+        "gyro_range_dps",
+        "bias_threshold_dps",
+        "bias_period_s",
+        "bias_cutoff_hz",
+        "bias_turn_deg",
+        "max_step_s",
+        "bias_sigma_dps",
+        "scale_sigma",
+        "heading_filter_deg",
+        "calibrated_floor_deg",
+        "uncalibrated_floor_deg",
+    ]
+
+    /// The field a setting key names.
+    private static func path(of key: String) -> WritableKeyPath<HeadingConfiguration, Double>? {
+        switch key {
+        case "accel_gain": return \.ahrs.accelerometerGainPerSecond
+        case "mag_gain": return \.ahrs.magnetometerGainPerSecond
+        case "startup_s": return \.ahrs.startupSeconds
+        case "startup_gain": return \.ahrs.startupGainFactor
+        case "accel_rejection_deg": return \.ahrs.accelerationRejectionDegrees
+        case "accel_tolerance": return \.ahrs.accelerationToleranceFraction
+        case "accel_recovery_s": return \.ahrs.accelerationRecoverySeconds
+        case "mag_rejection_deg": return \.ahrs.magneticRejectionDegrees
+        case "field_tolerance": return \.ahrs.fieldMagnitudeToleranceFraction
+        case "dip_tolerance_deg": return \.ahrs.fieldDipToleranceDegrees
+        case "mag_recovery_s": return \.ahrs.magneticRecoverySeconds
+        case "mag_recovery_gain": return \.ahrs.magneticRecoveryGainFactor
+        case "field_relearn_s": return \.ahrs.fieldRelearnSeconds
+        case "field_tau_s": return \.ahrs.fieldReferenceTimeConstantSeconds
+        case "vehicle_compensation": return \.ahrs.vehicleCompensationFactor
+        case "gyro_range_dps": return \.ahrs.gyroscopeRangeDegreesPerSecond
+        case "bias_threshold_dps": return \.ahrs.gyroBiasStationaryThresholdDegreesPerSecond
+        case "bias_period_s": return \.ahrs.gyroBiasStationarySeconds
+        case "bias_cutoff_hz": return \.ahrs.gyroBiasCutoffHertz
+        case "bias_turn_deg": return \.ahrs.gyroBiasMaximumTurnDegrees
+        case "max_step_s": return \.ahrs.maximumTimeStepSeconds
+        case "bias_sigma_dps": return \.ahrs.gyroBiasUncertaintyDegreesPerSecond
+        case "scale_sigma": return \.ahrs.gyroScaleUncertaintyFraction
+        case "heading_filter_deg": return \.headingFilterDegrees
+        case "calibrated_floor_deg": return \.calibratedFloorDegrees
+        case "uncalibrated_floor_deg": return \.uncalibratedFloorDegrees
+        default: return nil
+        }
+    }
+
+    /// Sets one setting from text (`puckd heading replay --config KEY=VALUE`, the console).
+    public mutating func set(_ key: String, to value: String) throws(HeadingConfigurationError) {
+        guard let path = HeadingConfiguration.path(of: key) else { throw .unknownKey(key) }
+        guard let number = Double(value), number.isFinite, number >= 0 else {
+            throw .invalidValue(key: key, value: value)
+        }
+        self[keyPath: path] = number
+    }
+
+    /// The current value of a setting, nil for an unknown key.
+    public func value(of key: String) -> Double? {
+        HeadingConfiguration.path(of: key).map { self[keyPath: $0] }
+    }
+}

@@ -1,0 +1,217 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Heading
+
+/// Behaviour of the filter on hand-made sample streams (ENU, magnetic north = +y).
+@Suite struct AHRSFilterTests {
+    /// Earth field, µT: north 20, down 44 (dip 65.6°).
+    static let field = Vector3(0, 20, -44)
+    static let gravity = Vector3(0, 0, AHRSFilter.standardGravity)
+
+    /// A sample of a board held at `orientation`, rotating at `gyro` (rad/s), with optional field override.
+    static func sample(_ t: Double, _ orientation: Quaternion, gyro: Vector3 = .zero, field: Vector3? = Self.field,
+                       linear: Vector3 = .zero) -> IMUSample {
+        IMUSample(timestampNanoseconds: Int64((t * 1e9).rounded()), gyroRadiansPerSecond: gyro,
+                  accelerationMetersPerSecondSquared: orientation.inverseRotate(gravity + linear),
+                  magneticFieldMicrotesla: field.map { orientation.inverseRotate($0) })
+    }
+
+    static func heading(_ degrees: Double) -> Quaternion { Quaternion.aboutVertical(radians: (90 - degrees) * Angle.radiansPerDegree) }
+
+    @Test func firstSampleInitialisesFromGravityAndField() {
+        let truth = Self.heading(30) * Quaternion.rotationVector(Vector3(0.2, -0.1, 0))
+        var f = AHRSFilter()
+        f.update(Self.sample(0, truth))
+        #expect(f.isInitialized && f.isStartingUp)
+        #expect((f.orientation * truth.conjugate).angleDegrees < 1e-9)
+    }
+
+    @Test func timeStepComesFromTimestamps() {
+        // 90 °/s about the vertical, samples with ±4 ms jitter, no corrections: pure integration.
+        var c = AHRSConfiguration()
+        c.accelerometerGainPerSecond = 0
+        c.magnetometerGainPerSecond = 0
+        c.gyroBiasStationaryThresholdDegreesPerSecond = 0
+        var f = AHRSFilter(configuration: c)
+        let rate = -90 * Angle.radiansPerDegree       // clockwise seen from above: heading increases
+        var rng = SeededRandom(seed: 11)
+        f.update(Self.sample(0, Self.heading(0)))
+        var t = 0.0
+        while t < 2 {
+            t += 0.01 + rng.uniform(-0.004, 0.004)
+            f.update(Self.sample(t, Self.heading(90 * t), gyro: Vector3(0, 0, rate)))
+        }
+        #expect(abs(Angle.wrap180(f.orientation.headingDegrees - 90 * t)) < 1e-6)
+    }
+
+    @Test func duplicateOrBackwardTimestampsAreSkipped() {
+        var f = AHRSFilter()
+        f.update(Self.sample(0, .identity))
+        f.update(Self.sample(0.01, .identity))
+        let before = f.orientation
+        let duplicate = f.update(Self.sample(0.01, .identity, gyro: Vector3(1, 0, 0)))
+        let backward = f.update(Self.sample(0.005, .identity, gyro: Vector3(1, 0, 0)))
+        #expect(!duplicate && !backward)
+        #expect(f.counters.nonMonotonicTimestamps == 2)
+        #expect(f.orientation == before)
+        let invalid = f.update(IMUSample(timestampNanoseconds: 30_000_000, gyroRadiansPerSecond: Vector3(.nan, 0, 0),
+                                         accelerationMetersPerSecondSquared: Self.gravity, magneticFieldMicrotesla: nil))
+        #expect(!invalid)
+        #expect(f.counters.invalidSamples == 1)
+    }
+
+    @Test func longGapReinitialisesAndGyroOverrangeRestartsTheRamp() {
+        var f = AHRSFilter()
+        for k in 0..<500 { f.update(Self.sample(Double(k) * 0.01, Self.heading(10))) }
+        #expect(!f.isStartingUp)
+        f.update(Self.sample(10, Self.heading(200)))           // 5 s of silence, board turned meanwhile
+        #expect(f.counters.gaps == 1 && f.isStartingUp)
+        #expect(abs(Angle.wrap180(f.orientation.headingDegrees - 200)) < 1e-6)
+        for k in 1...400 { f.update(Self.sample(10 + Double(k) * 0.01, Self.heading(200))) }
+        #expect(!f.isStartingUp)
+        f.update(Self.sample(14.01, Self.heading(200), gyro: Vector3(0, 0, 40)))   // 2292 °/s
+        #expect(f.counters.gyroscopeOverranges == 1 && f.isStartingUp)
+    }
+
+    @Test func gyroBiasIsEstimatedAtRest() {
+        var f = AHRSFilter()
+        let bias = Vector3(0.5, -0.3, 0.2) * Angle.radiansPerDegree
+        for k in 0..<6000 { f.update(Self.sample(Double(k) * 0.01, Self.heading(45), gyro: bias)) }
+        #expect(f.gyroBias.isEstimated)
+        #expect((f.gyroBias.biasRadiansPerSecond - bias).length * Angle.degreesPerRadian < 0.01)
+        #expect(abs(Angle.wrap180(f.orientation.headingDegrees - 45)) < 0.5)
+    }
+
+    /// A magnet next to a stationary board: the field's magnitude changes, the reading is refused
+    /// (whatever direction it points), the heading stays; afterwards the magnetometer is used again.
+    @Test func magneticDisturbanceIsRejectedAndForgotten() {
+        var f = AHRSFilter()
+        var t = 0.0
+        for _ in 0..<1000 { f.update(Self.sample(t, Self.heading(0))); t += 0.01 }
+        let disturbed = Quaternion.aboutVertical(radians: 2).rotate(Self.field) * 0.8 + Vector3(5, 0, 0)
+        for _ in 0..<3000 {                                  // 30 s, longer than the recovery timeout
+            f.update(Self.sample(t, Self.heading(0), field: disturbed)); t += 0.01
+            #expect(f.lastMagnetometerDecision == .rejectedField)
+        }
+        #expect(abs(Angle.wrap180(f.orientation.headingDegrees)) < 0.5)
+        f.update(Self.sample(t, Self.heading(0)))
+        #expect(f.lastMagnetometerDecision == .accepted)
+    }
+
+    /// The estimate drifted (the gyro missed a turn) while the field stayed consistent: the
+    /// innovation is rejected at first, then the filter recovers onto the magnetometer.
+    @Test func magneticRecoveryAfterTheEstimateDrifted() {
+        var f = AHRSFilter()
+        var t = 0.0
+        for _ in 0..<1000 { f.update(Self.sample(t, Self.heading(0))); t += 0.01 }
+        // The board turned to 60° but the gyro reported nothing.
+        f.update(Self.sample(t, Self.heading(60))); t += 0.01
+        #expect(f.lastMagnetometerDecision == .rejectedInnovation)
+        var recoveredAt = -1.0
+        for _ in 0..<12_000 {                                // then the normal 12.5 s time constant
+
+            f.update(Self.sample(t, Self.heading(60))); t += 0.01
+            if recoveredAt < 0 && f.lastMagnetometerDecision == .recovering { recoveredAt = t }
+        }
+        #expect(recoveredAt > 30 && recoveredAt < 31.5, "recovery started at \(recoveredAt) s")
+        #expect(abs(Angle.wrap180(f.orientation.headingDegrees - 60)) < 0.5)
+        #expect(!f.magneticGate.isRecovering && f.lastMagnetometerDecision == .accepted)
+    }
+
+    /// A permanent change of the field (new mounting, a steel box) is learned after `fieldRelearnSeconds`.
+    @Test func permanentFieldChangeIsRelearned() {
+        var c = AHRSConfiguration()
+        c.fieldRelearnSeconds = 10
+        var f = AHRSFilter(configuration: c)
+        var t = 0.0
+        for _ in 0..<500 { f.update(Self.sample(t, Self.heading(0))); t += 0.01 }
+        let changed = Self.field * 0.7
+        for _ in 0..<1200 { f.update(Self.sample(t, Self.heading(0), field: changed)); t += 0.01 }
+        #expect(f.magneticGate.relearnCount == 1)
+        #expect(f.lastMagnetometerDecision.isUsed)
+        #expect(abs(f.magneticGate.referenceMicrotesla - changed.length) < 1)
+    }
+
+    /// Linear acceleration (|a| ≠ g) is not taken for gravity; the tilt stays.
+    @Test func accelerationIsRejected() {
+        var f = AHRSFilter()
+        var t = 0.0
+        for _ in 0..<500 { f.update(Self.sample(t, .identity)); t += 0.01 }
+        for _ in 0..<300 {
+            f.update(Self.sample(t, .identity, linear: Vector3(4, 0, 0))); t += 0.01
+        }
+        #expect(f.lastAccelerometerDecision == .rejectedAngle)
+        for _ in 0..<300 {
+            f.update(Self.sample(t, .identity, linear: Vector3(3, 0, 4))); t += 0.01
+        }
+        #expect(f.lastAccelerometerDecision == .rejectedMagnitude)
+        #expect(abs(f.orientation.pitchDegrees) < 0.2 && abs(f.orientation.rollDegrees) < 0.2)
+    }
+
+    /// A tilt estimate that drifted far (|a| ≈ g but the angle gate refuses) recovers after
+    /// `accelerationRecoverySeconds`.
+    @Test func accelerometerRecoveryFixesADriftedTilt() {
+        var f = AHRSFilter()
+        var t = 0.0
+        for _ in 0..<500 { f.update(Self.sample(t, .identity)); t += 0.01 }
+        // The gyro reports a 30° roll that did not happen.
+        f.update(Self.sample(t, .identity, gyro: Vector3(30 * Angle.radiansPerDegree / 0.01, 0, 0))); t += 0.01
+        #expect(abs(f.orientation.rollDegrees) > 25)
+        for _ in 0..<1000 { f.update(Self.sample(t, .identity)); t += 0.01 }
+        #expect(abs(f.orientation.rollDegrees) < 0.5)
+        #expect(!f.accelerometerGate.isRecovering)
+    }
+
+    /// With GPS speed the centripetal acceleration of a turn is removed before the tilt correction.
+    @Test func vehicleAccelerationCompensation() {
+        func run(speed: Double?) -> Double {
+            var f = AHRSFilter()
+            var t = 0.0
+            for _ in 0..<500 { f.update(Self.sample(t, Self.heading(0))); t += 0.01 }
+            f.setVehicleMotion(speedMetersPerSecond: speed, accelerationMetersPerSecondSquared: 0)
+            // A right turn at 10 m/s and 10 °/s for 10 s: 1.75 m/s² to the right (10.1° apparent tilt... below the gate).
+            let rate = 10 * Angle.radiansPerDegree
+            var worst = 0.0
+            for k in 0..<1000 {
+                let h = Double(k) * 0.1
+                let q = Self.heading(h)
+                let right = q.rotate(Vector3(0, -1, 0))
+                f.update(Self.sample(t, q, gyro: Vector3(0, 0, -rate), linear: right * (10 * rate)))
+                t += 0.01
+                worst = max(worst, abs(f.orientation.rollDegrees))
+            }
+            return worst
+        }
+        let compensated = run(speed: 10), blind = run(speed: nil)
+        #expect(compensated < 0.2, "roll error with speed \(compensated)°")
+        #expect(blind > 3, "roll error without speed \(blind)°")
+    }
+
+    /// A vehicle in a long curve turns at 1.5 °/s, below Fusion's 3 °/s stationary threshold: plain
+    /// Fusion learns the turn as gyro bias; the direction check (and, with GPS, the speed) does not.
+    @Test func slowTurnsAreNotLearnedAsBias() {
+        func learnedBias(turnLimitDegrees: Double, speed: Double?) -> Double {
+            var c = AHRSConfiguration()
+            c.gyroBiasMaximumTurnDegrees = turnLimitDegrees
+            var f = AHRSFilter(configuration: c)
+            var t = 0.0
+            while t < 20 { f.update(Self.sample(t, Self.heading(0))); t += 0.01 }
+            let before = f.gyroBias.biasRadiansPerSecond
+            f.setVehicleMotion(speedMetersPerSecond: speed, accelerationMetersPerSecondSquared: 0)
+            let rate = 1.5, start = t
+            while t < 80 {
+                f.update(Self.sample(t, Self.heading(rate * (t - start)), gyro: Vector3(0, 0, -rate * Angle.radiansPerDegree)))
+                t += 0.01
+            }
+            return (f.gyroBias.biasRadiansPerSecond - before).length * Angle.degreesPerRadian
+        }
+        let plainFusion = learnedBias(turnLimitDegrees: 180, speed: nil)
+        let directionCheck = learnedBias(turnLimitDegrees: 3, speed: nil)
+        let withSpeed = learnedBias(turnLimitDegrees: 180, speed: 20)
+        #expect(plainFusion > 1, "plain Fusion learned \(plainFusion) °/s")
+        #expect(directionCheck < 0.05, "learned \(directionCheck) °/s")
+        #expect(withSpeed == 0)
+    }
+}
