@@ -61,25 +61,27 @@ enum DriverHarness {
     }
 }
 
-/// The x-io Fusion example recording (Tests/Fixtures/imu-drivers), as IMU samples in SI units.
+/// The x-io Fusion example recording (Tests/Fixtures/imu/fusion-example), as IMU samples in SI units,
+/// read with the same CSV parser `puckd heading replay` uses.
 enum RecordedIMUData {
     static let samples: [IMUSample] = {
-        guard let bytes = Fixtures.xzBytes("imu-drivers/fusion-sensor-data.csv.xz") else { return [] }
-        var out: [IMUSample] = []
-        let text = String(decoding: bytes, as: UTF8.self)
-        for line in text.split(separator: "\n").dropFirst() {
-            let f = line.split(separator: ",").compactMap { Double($0) }
-            guard f.count == 10 else { continue }
-            out.append(IMUSample(timestampNanoseconds: Int64((f[0] * 1e9).rounded()),
-                                 gyroRadiansPerSecond: Vector3(f[1] * DriverHarness.radiansPerDegree,
-                                                               f[2] * DriverHarness.radiansPerDegree,
-                                                               f[3] * DriverHarness.radiansPerDegree),
-                                 accelerationMetersPerSecondSquared: Vector3(f[4] * DriverHarness.g, f[5] * DriverHarness.g,
-                                                                             f[6] * DriverHarness.g),
-                                 magneticFieldMicrotesla: Vector3(f[7], f[8], f[9]), temperatureCelsius: 31.5))
+        guard let bytes = Fixtures.xzBytes("imu/fusion-example/sensor_data.csv.xz") else { return [] }
+        let parsed: [IMUCSVRecord]
+        do {
+            parsed = try bytes.withUnsafeBytes(parseRecords)
+        } catch {
+            return []
         }
-        return out
+        return parsed.map { record in
+            var sample = record.sample
+            sample.temperatureCelsius = 31.5      // the recording has none; the chips encode one
+            return sample
+        }
     }()
+
+    private static func parseRecords(_ raw: UnsafeRawBufferPointer) throws(IMUCSVError) -> [IMUCSVRecord] {
+        try IMUCSVParser.parseAll(raw).1
+    }
 }
 
 extension DriverHarness {
