@@ -1,4 +1,23 @@
+import Glibc
 import Puckd
-import CMallocCounter
 
-print("puckd-bench: no benchmarks yet")
+// `puckd-bench AREA [ARGUMENTS]`: figures, not tests (`make bench` runs scripts/bench, which calls this).
+// Each area adds one case here and its own file.
+let arguments = CommandLine.arguments
+let usage = """
+    usage: puckd-bench AREA [ARGUMENTS]
+      nmea FILE    framer, parser and assembler throughput on FILE (an NMEA log)
+
+    """
+
+guard arguments.count >= 2 else {
+    StandardStreams.err(usage)
+    exit(64)
+}
+switch arguments[1] {
+case "nmea":
+    exit(NMEABenchmark.run(Array(arguments.dropFirst(2))))
+default:
+    StandardStreams.err("puckd-bench: unknown area '\(arguments[1])'\n" + usage)
+    exit(64)
+}

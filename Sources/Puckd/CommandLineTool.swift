@@ -20,6 +20,7 @@ public enum CommandLineTool {
         case "-V", "--version", "version":
             StandardStreams.out("puckd \(PuckdVersion.string)\n")
             return ExitStatus.ok
+        case "replay": return ReplayCommand.run(rest)
         default:
             StandardStreams.err("puckd: unknown command '\(command)'; run 'puckd --help' for the list\n")
             return ExitStatus.usage
@@ -27,7 +28,7 @@ public enum CommandLineTool {
     }
 
     /// The usage paragraphs of every command, in the order `--help` prints them.
-    static let commandUsages: [StaticString] = []
+    static let commandUsages: [StaticString] = [ReplayCommand.usage]
 
     static func printHelp() {
         StandardStreams.out("""

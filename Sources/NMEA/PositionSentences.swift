@@ -1,0 +1,208 @@
+/// Knots to metres per second (1 international knot = 1852 m / 3600 s).
+let metersPerSecondPerKnot = 1852.0 / 3600.0
+
+/// GGA — fix data: time, position, quality, satellites, HDOP, altitude, geoid separation, DGPS.
+/// Units: degrees (north/east positive), metres, seconds. nil = field empty.
+public struct GGA: Sendable, Equatable {
+    public var time: UTCTimeOfDay?
+    public var latitudeDegrees: Double?
+    public var longitudeDegrees: Double?
+    /// Fix quality 0...8 (0 = invalid).
+    public var quality: FixQuality?
+    /// Satellites used in the solution (this talker's constellation when the talker is not `GN`).
+    public var satellitesUsed: Int?
+    public var hdop: Double?
+    /// Altitude above mean sea level, metres.
+    public var altitudeMSLMeters: Double?
+    /// Geoid separation (geoid above WGS84 ellipsoid), metres.
+    public var geoidSeparationMeters: Double?
+    /// Age of differential corrections, seconds.
+    public var differentialAgeSeconds: Double?
+    /// Differential reference station ID (0...4095).
+    public var differentialStationID: Int?
+
+    public init() {}
+
+    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GGA {
+        var g = GGA()
+        g.time = try s.time()
+        g.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
+        g.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
+        if g.latitudeDegrees == nil || g.longitudeDegrees == nil { g.latitudeDegrees = nil; g.longitudeDegrees = nil }
+        if let q = try s.integer(maxDigits: 1) {
+            guard let quality = FixQuality(rawValue: UInt8(q)) else { throw .outOfRange }
+            g.quality = quality
+        }
+        g.satellitesUsed = try s.integer(maxDigits: 3)
+        if let n = g.satellitesUsed, n > 255 { throw .outOfRange }
+        g.hdop = try s.decimal(in: 0...100)
+        g.altitudeMSLMeters = try s.decimal(in: Limits.altitudeMeters)
+        s.advance()                                        // "M"
+        g.geoidSeparationMeters = try s.decimal(in: -250...250)
+        s.advance()                                        // "M"
+        try s.requireFieldsPresent()
+        g.differentialAgeSeconds = try s.decimal(in: 0...Limits.differentialAgeSeconds)
+        g.differentialStationID = try s.integer(maxDigits: 4)
+        if let id = g.differentialStationID, id > 4095 { throw .outOfRange }
+        return g
+    }
+}
+
+/// RMC — recommended minimum: time, status, position, speed, course, date, magnetic variation, mode.
+/// Units: degrees, metres per second (converted from knots), degrees true. nil = field empty.
+public struct RMC: Sendable, Equatable {
+    public var time: UTCTimeOfDay?
+    /// `A` valid, `V` navigation receiver warning (no fix); `D` (differential) is accepted as valid.
+    public var isValid: Bool = false
+    public var latitudeDegrees: Double?
+    public var longitudeDegrees: Double?
+    public var speedMetersPerSecond: Double?
+    /// Course over ground, degrees true, 0 ..< 360.
+    public var courseDegrees: Double?
+    public var date: NMEADate?
+    /// Magnetic variation, degrees, east positive.
+    public var magneticVariationDegrees: Double?
+    /// NMEA 2.3+ mode indicator.
+    public var mode: PositioningMode?
+
+    public init() {}
+
+    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> RMC {
+        var r = RMC()
+        r.time = try s.time()
+        switch try s.character() {
+        case 0x41, 0x44: r.isValid = true                  // A, D
+        case 0x56, nil: r.isValid = false                  // V
+        default: throw .malformedField
+        }
+        r.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
+        r.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
+        if r.latitudeDegrees == nil || r.longitudeDegrees == nil { r.latitudeDegrees = nil; r.longitudeDegrees = nil }
+        if let knots = try s.decimal(in: 0...Limits.speedKnots) { r.speedMetersPerSecond = knots * metersPerSecondPerKnot }
+        r.courseDegrees = try s.course()
+        r.date = try s.date()
+        try s.requireFieldsPresent()
+        let variation = try s.decimal(in: 0...180)
+        switch try s.character() {
+        case 0x45: r.magneticVariationDegrees = variation   // E
+        case 0x57: r.magneticVariationDegrees = variation.map { -$0 }   // W
+        case nil: r.magneticVariationDegrees = nil
+        default: throw .malformedField
+        }
+        r.mode = try s.positioningMode()
+        return r
+    }
+}
+
+/// GLL — geographic position with time and status. Units: degrees. nil = field empty.
+public struct GLL: Sendable, Equatable {
+    public var latitudeDegrees: Double?
+    public var longitudeDegrees: Double?
+    public var time: UTCTimeOfDay?
+    /// `A` = data valid; false for `V` or an empty status.
+    public var isValid: Bool = false
+    public var mode: PositioningMode?
+
+    public init() {}
+
+    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GLL {
+        var g = GLL()
+        g.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
+        g.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
+        try s.requireFieldsPresent()
+        if g.latitudeDegrees == nil || g.longitudeDegrees == nil { g.latitudeDegrees = nil; g.longitudeDegrees = nil }
+        g.time = try s.time()
+        switch try s.character() {
+        case 0x41: g.isValid = true
+        case 0x56, nil: g.isValid = false
+        default: throw .malformedField
+        }
+        g.mode = try s.positioningMode()
+        return g
+    }
+}
+
+/// GNS — multi-constellation fix data. Units: degrees, metres, seconds. nil = field empty.
+public struct GNS: Sendable, Equatable {
+    public var time: UTCTimeOfDay?
+    public var latitudeDegrees: Double?
+    public var longitudeDegrees: Double?
+    /// Mode indicator of the first system in the mode field (GPS, or the only system).
+    public var mode: PositioningMode?
+    /// True when any system's mode indicator is valid (not `N`).
+    public var anySystemValid: Bool = false
+    public var satellitesUsed: Int?
+    public var hdop: Double?
+    public var altitudeMSLMeters: Double?
+    public var geoidSeparationMeters: Double?
+    public var differentialAgeSeconds: Double?
+    public var differentialStationID: Int?
+    /// NMEA 4.1 navigational status: false for `U` (unsafe) or `V` (not valid for navigation).
+    public var navigationStatusValid: Bool = true
+
+    public init() {}
+
+    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GNS {
+        var g = GNS()
+        g.time = try s.time()
+        g.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
+        g.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
+        if g.latitudeDegrees == nil || g.longitudeDegrees == nil { g.latitudeDegrees = nil; g.longitudeDegrees = nil }
+        let (first, anyValid) = try s.modeIndicators()
+        g.mode = first
+        g.anySystemValid = anyValid
+        g.satellitesUsed = try s.integer(maxDigits: 3)
+        if let n = g.satellitesUsed, n > 255 { throw .outOfRange }
+        g.hdop = try s.decimal(in: 0...100)
+        g.altitudeMSLMeters = try s.decimal(in: Limits.altitudeMeters)
+        g.geoidSeparationMeters = try s.decimal(in: -250...250)
+        g.differentialAgeSeconds = try s.decimal(in: 0...Limits.differentialAgeSeconds)
+        g.differentialStationID = try s.integer(maxDigits: 4)
+        try s.requireFieldsPresent()
+        if let id = g.differentialStationID, id > 4095 { throw .outOfRange }
+        switch try s.character() {
+        case 0x55, 0x56: g.navigationStatusValid = false   // U, V
+        default: g.navigationStatusValid = true
+        }
+        return g
+    }
+}
+
+/// Physical limits used by the range checks.
+enum Limits {
+    /// Altitude MSL accepted, metres (Dead Sea shore to a high-altitude balloon).
+    static let altitudeMeters: ClosedRange<Double> = -1_000...100_000
+    /// 10 000 m/s in knots: faster than anything a GNSS receiver tracks (gpsd uses the same bound).
+    static let speedKnots = 10_000 / metersPerSecondPerKnot
+    /// A day: older corrections are nonsense.
+    static let differentialAgeSeconds = 86_400.0
+}
+
+extension FieldScanner {
+    /// A course or heading in degrees, 0...360 (360 is returned as 0), or nil when empty.
+    mutating func course() throws(ParseFailure) -> Double? {
+        guard let c = try decimal(in: 0...360) else { return nil }
+        return c == 360 ? 0 : c
+    }
+
+    /// An NMEA 2.3+ mode indicator letter, or nil when empty or absent.
+    mutating func positioningMode() throws(ParseFailure) -> PositioningMode? {
+        guard let c = try character() else { return nil }
+        guard let mode = PositioningMode(rawValue: c) else { throw .malformedField }
+        return mode
+    }
+
+    /// GNS's mode field: one letter per system. Returns the first letter and whether any is valid.
+    mutating func modeIndicators() throws(ParseFailure) -> (PositioningMode?, Bool) {
+        var first: PositioningMode?
+        var anyValid = false
+        let bytes = rawField()
+        guard bytes.count <= 8 else { throw .malformedField }
+        for index in 0..<bytes.count {
+            guard let mode = PositioningMode(rawValue: bytes[index]) else { throw .malformedField }
+            if index == 0 { first = mode }
+            if mode.isValid { anyValid = true }
+        }
+        return (first, anyValid)
+    }
+}
