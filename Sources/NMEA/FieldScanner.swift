@@ -1,7 +1,9 @@
 /// Walks the comma-separated fields of one sentence body (`$TTSSS,f1,f2,…` without the checksum) and
 /// decodes them in place, in the style of minmea: the caller owns the result structs, nothing is copied
-/// or allocated. Every decoder returns nil for an empty field ("absent", never zero) and throws
-/// `ParseFailure` for a field that is present but malformed or out of range.
+/// or allocated. Every decoder returns nil for an empty field ("absent", never zero); a field that is
+/// present but malformed or out of range also reads as nil and records the first `failure`, which
+/// rejects the sentence. (Recording instead of throwing keeps the error path as cheap as the normal
+/// one, and allocation-free even under a test harness that captures a backtrace per thrown error.)
 ///
 /// Numbers are parsed as fixed-point integers (digits into an `Int64` mantissa plus a decimal scale),
 /// never by converting the whole text to a `Double`, so latitude/longitude minutes keep every digit
@@ -16,6 +18,8 @@ struct FieldScanner {
     private var fieldEnd = 0
     /// True once a field was taken past the last one (it read as empty).
     private(set) var ranPastEnd = false
+    /// The first problem found, or nil while every field decoded.
+    private(set) var failure: ParseFailure?
 
     /// A scanner positioned after the address field of `body` (which starts at `$`).
     init(_ body: UnsafeBufferPointer<UInt8>) {
@@ -26,12 +30,10 @@ struct FieldScanner {
         position = p + 1
     }
 
-    /// Number of data fields after the address field.
-    var fieldCount: Int {
-        var n = 0
-        var p = 0
-        while p < end { if base[p] == 0x2C { n += 1 }; p += 1 }
-        return n
+    /// Records `problem` unless an earlier one was recorded.
+    @inline(__always)
+    mutating func fail(_ problem: ParseFailure) {
+        if failure == nil { failure = problem }
     }
 
     /// Fields not yet taken.
@@ -42,6 +44,9 @@ struct FieldScanner {
         while p < end { if base[p] == 0x2C { n += 1 }; p += 1 }
         return n
     }
+
+    /// True while fields remain to be taken.
+    var hasMoreFields: Bool { position <= end }
 
     /// Moves to the next field (an exhausted scanner yields empty fields). Returns its length.
     @discardableResult
@@ -67,10 +72,10 @@ struct FieldScanner {
         return UnsafeBufferPointer(start: base + fieldStart, count: n)
     }
 
-    /// Throws `tooFewFields` when a field taken so far did not exist: call it after the last field a
+    /// Records `tooFewFields` when a field taken so far did not exist: call it after the last field a
     /// sentence type requires (optional trailing fields after it simply read as empty).
-    func requireFieldsPresent() throws(ParseFailure) {
-        if ranPastEnd { throw .tooFewFields }
+    mutating func requireFieldsPresent() {
+        if ranPastEnd { fail(.tooFewFields) }
     }
 
     /// Skips `n` fields.
@@ -79,149 +84,142 @@ struct FieldScanner {
     // MARK: decoders (each takes the next field)
 
     /// A single character (`A`, `N`, `T` …), or nil when empty.
-    mutating func character() throws(ParseFailure) -> UInt8? {
+    mutating func character() -> UInt8? {
         let n = advance()
         if n == 0 { return nil }
-        guard n == 1 else { throw .malformedField }
+        guard n == 1 else { fail(.malformedField); return nil }
         return base[fieldStart]
     }
 
     /// An unsigned integer of at most `maxDigits` digits, or nil when empty.
-    mutating func integer(maxDigits: Int = 9) throws(ParseFailure) -> Int? {
+    mutating func integer(maxDigits: Int = 9) -> Int? {
         advance()
-        return try Self.integer(base, fieldStart, fieldEnd, maxDigits: maxDigits)
+        return integer(UnsafeBufferPointer(start: base + fieldStart, count: fieldEnd - fieldStart), maxDigits: maxDigits)
     }
 
-    /// True while fields remain to be taken.
-    var hasMoreFields: Bool { position <= end }
-
-    /// Parses an unsigned integer of at most `maxDigits` digits between `start` and `stop`.
+    /// Parses `field` as an unsigned integer of at most `maxDigits` digits (nil when empty).
     @inline(__always)
-    static func integer(_ base: UnsafePointer<UInt8>, _ start: Int, _ stop: Int, maxDigits: Int)
-        throws(ParseFailure) -> Int? {
-        let n = stop - start
+    mutating func integer(_ field: UnsafeBufferPointer<UInt8>, maxDigits: Int) -> Int? {
+        let n = field.count
         if n == 0 { return nil }
-        guard n <= maxDigits else { throw .outOfRange }
+        guard n <= maxDigits else { fail(.outOfRange); return nil }
         var value = 0
-        var p = start
-        while p < stop {
-            let d = base[p] &- 0x30
-            guard d < 10 else { throw .malformedField }
+        for i in 0..<n {
+            let d = field[i] &- 0x30
+            guard d < 10 else { fail(.malformedField); return nil }
             value = value * 10 + Int(d)
-            p += 1
         }
         return value
     }
 
     /// A decimal number `[+-]digits[.digits]`, or nil when empty. Up to 18 significant digits.
-    mutating func decimal() throws(ParseFailure) -> Double? {
+    mutating func decimal() -> Double? {
         if advance() == 0 { return nil }
-        let v = try Self.fixedPoint(base, fieldStart, fieldEnd)
+        guard let v = fixedPoint(fieldStart, fieldEnd) else { return nil }
         return Double(v.mantissa) / Self.powerOfTen(v.scale)
     }
 
     /// A decimal number that must lie in `range`, or nil when empty.
-    mutating func decimal(in range: ClosedRange<Double>) throws(ParseFailure) -> Double? {
-        guard let v = try decimal() else { return nil }
-        guard range.contains(v) else { throw .outOfRange }
+    mutating func decimal(in range: ClosedRange<Double>) -> Double? {
+        guard let v = decimal() else { return nil }
+        guard range.contains(v) else { fail(.outOfRange); return nil }
         return v
     }
 
     /// A UTC time `hhmmss[.s…]` (second 60 only at 23:59), or nil when empty.
-    mutating func time() throws(ParseFailure) -> UTCTimeOfDay? {
+    mutating func time() -> UTCTimeOfDay? {
         let n = advance()
         if n == 0 { return nil }
-        guard n >= 6 else { throw .malformedField }
-        let h = try twoDigits(fieldStart), m = try twoDigits(fieldStart + 2), s = try twoDigits(fieldStart + 4)
+        guard n >= 6, let h = twoDigits(fieldStart), let m = twoDigits(fieldStart + 2),
+              let s = twoDigits(fieldStart + 4) else { fail(.malformedField); return nil }
         var nanos: Int64 = 0
         if n > 6 {
-            guard base[fieldStart + 6] == 0x2E else { throw .malformedField }
+            guard base[fieldStart + 6] == 0x2E else { fail(.malformedField); return nil }
             var p = fieldStart + 7
             var digits = 0
             while p < fieldEnd {
                 let d = base[p] &- 0x30
-                guard d < 10 else { throw .malformedField }
+                guard d < 10 else { fail(.malformedField); return nil }
                 if digits < 9 { nanos = nanos * 10 + Int64(d); digits += 1 }
                 p += 1
             }
             while digits < 9 { nanos *= 10; digits += 1 }
         }
-        guard h < 24, m < 60, s < 60 || (s == 60 && h == 23 && m == 59) else { throw .outOfRange }
+        guard h < 24, m < 60, s < 60 || (s == 60 && h == 23 && m == 59) else { fail(.outOfRange); return nil }
         return UTCTimeOfDay(hour: h, minute: m, second: s, nanosecond: nanos)
     }
 
     /// An RMC date `ddmmyy` (two-digit year), or nil when empty.
-    mutating func date() throws(ParseFailure) -> NMEADate? {
+    mutating func date() -> NMEADate? {
         let n = advance()
         if n == 0 { return nil }
-        guard n == 6 else { throw .malformedField }
-        let d = try twoDigits(fieldStart), m = try twoDigits(fieldStart + 2), y = try twoDigits(fieldStart + 4)
-        guard m >= 1, m <= 12, d >= 1, d <= NMEADate.daysInMonth(m, year: y) else { throw .outOfRange }
+        guard n == 6, let d = twoDigits(fieldStart), let m = twoDigits(fieldStart + 2),
+              let y = twoDigits(fieldStart + 4) else { fail(.malformedField); return nil }
+        guard m >= 1, m <= 12, d >= 1, d <= NMEADate.daysInMonth(m, year: y) else { fail(.outOfRange); return nil }
         return NMEADate(year: y, month: m, day: d, hasCentury: false)
     }
 
     /// A latitude or longitude pair of fields (`ddmm.mmmm`,`N`), in degrees north/east, or nil when
     /// either field is empty. `maximumDegrees` is 90 for latitude, 180 for longitude. Minutes of 60 or
-    /// more (e.g. MTK's `8960.000` "no fix" placeholder) are out of range.
-    mutating func coordinate(maximumDegrees: Int) throws(ParseFailure) -> Double? {
+    /// more are out of range, except MTK's `8960.000` "no fix" placeholder, which reads as absent.
+    mutating func coordinate(maximumDegrees: Int) -> Double? {
         let n = advance()
         let start = fieldStart, stop = fieldEnd
-        let hemisphere = try character()
+        let hemisphere = character()
         guard n > 0, let hemisphere else { return nil }
         let negative: Bool
         switch hemisphere {
-        case 0x4E, 0x45: negative = false                 // N, E
-        case 0x53, 0x57: negative = true                  // S, W
-        default: throw .malformedField
+        case 0x4E where maximumDegrees == 90, 0x45 where maximumDegrees == 180: negative = false   // N, E
+        case 0x53 where maximumDegrees == 90, 0x57 where maximumDegrees == 180: negative = true    // S, W
+        default: fail(.malformedField); return nil
         }
-        guard maximumDegrees == 90 ? (hemisphere == 0x4E || hemisphere == 0x53)
-                                   : (hemisphere == 0x45 || hemisphere == 0x57) else { throw .malformedField }
         // Integer part dddmm, then optional fraction of minutes.
         var integerPart = 0
         var p = start
         var integerDigits = 0
         while p < stop && base[p] != 0x2E {
             let d = base[p] &- 0x30
-            guard d < 10 else { throw .malformedField }
+            guard d < 10 else { fail(.malformedField); return nil }
             integerPart = integerPart * 10 + Int(d)
             integerDigits += 1
-            guard integerDigits <= 6 else { throw .outOfRange }
+            guard integerDigits <= 6 else { fail(.outOfRange); return nil }
             p += 1
         }
-        guard integerDigits > 0 else { throw .malformedField }
+        guard integerDigits > 0 else { fail(.malformedField); return nil }
         var fraction: Int64 = 0
         var scale = 0
         if p < stop {
             p += 1                                          // '.'
             while p < stop {
                 let d = base[p] &- 0x30
-                guard d < 10 else { throw .malformedField }
+                guard d < 10 else { fail(.malformedField); return nil }
                 if scale < 12 { fraction = fraction * 10 + Int64(d); scale += 1 }
                 p += 1
             }
         }
         let degrees = integerPart / 100
         let wholeMinutes = integerPart % 100
-        guard wholeMinutes < 60 else { throw .outOfRange }
+        // MTK receivers send 89°60' ("8960.000,N") as a "no fix" placeholder: no position, not an error.
+        if maximumDegrees == 90 && degrees == 89 && wholeMinutes == 60 && fraction == 0 { return nil }
+        guard wholeMinutes < 60 else { fail(.outOfRange); return nil }
         let scaledMinutes = Int64(wholeMinutes) * Int64(Self.powerOfTen(scale)) + fraction
         let value = Double(degrees) + Double(scaledMinutes) / (60 * Self.powerOfTen(scale))
-        guard value <= Double(maximumDegrees) else { throw .outOfRange }
+        guard value <= Double(maximumDegrees) else { fail(.outOfRange); return nil }
         return negative ? -value : value
     }
 
     // MARK: helpers
 
     @inline(__always)
-    private func twoDigits(_ p: Int) throws(ParseFailure) -> Int {
+    private func twoDigits(_ p: Int) -> Int? {
         let a = base[p] &- 0x30, b = base[p + 1] &- 0x30
-        guard a < 10, b < 10 else { throw .malformedField }
+        guard a < 10, b < 10 else { return nil }
         return Int(a) * 10 + Int(b)
     }
 
     /// Parses `[+-]digits[.digits]` between `start` and `stop` into mantissa × 10^-scale.
     @inline(__always)
-    static func fixedPoint(_ base: UnsafePointer<UInt8>, _ start: Int, _ stop: Int)
-        throws(ParseFailure) -> (mantissa: Int64, scale: Int) {
+    private mutating func fixedPoint(_ start: Int, _ stop: Int) -> (mantissa: Int64, scale: Int)? {
         var p = start
         var negative = false
         if base[p] == 0x2D { negative = true; p += 1 } else if base[p] == 0x2B { p += 1 }
@@ -233,24 +231,25 @@ struct FieldScanner {
         while p < stop {
             let c = base[p]
             if c == 0x2E {
-                guard !seenPoint else { throw .malformedField }
+                guard !seenPoint else { fail(.malformedField); return nil }
                 seenPoint = true
             } else {
                 let d = c &- 0x30
-                guard d < 10 else { throw .malformedField }
+                guard d < 10 else { fail(.malformedField); return nil }
                 anyDigit = true
                 if digits < 18 {
                     mantissa = mantissa * 10 + Int64(d)
                     if mantissa != 0 { digits += 1 }
                     if seenPoint { scale += 1 }
                 } else if !seenPoint {
-                    throw .outOfRange                       // more than 18 integer digits
+                    fail(.outOfRange)                       // more than 18 integer digits
+                    return nil
                 }
                 // Fraction digits beyond 18 significant digits are below Double precision: ignored.
             }
             p += 1
         }
-        guard anyDigit else { throw .malformedField }
+        guard anyDigit else { fail(.malformedField); return nil }
         return (negative ? -mantissa : mantissa, scale)
     }
 

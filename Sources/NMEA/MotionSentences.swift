@@ -11,20 +11,20 @@ public struct VTG: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> VTG {
+    static func parse(_ s: inout FieldScanner) -> VTG {
         var v = VTG()
-        v.courseTrueDegrees = try s.course()
+        v.courseTrueDegrees = s.course()
         s.advance()                                        // "T"
-        v.courseMagneticDegrees = try s.course()
+        v.courseMagneticDegrees = s.course()
         s.advance()                                        // "M"
-        let knots = try s.decimal(in: 0...Limits.speedKnots)
+        let knots = s.decimal(in: 0...Limits.speedKnots)
         s.advance()                                        // "N"
-        let kmh = try s.decimal(in: 0...(Limits.speedKnots * 1.852))
+        let kmh = s.decimal(in: 0...(Limits.speedKnots * 1.852))
         s.advance()                                        // "K"
-        try s.requireFieldsPresent()
+        s.requireFieldsPresent()
         if let knots { v.speedMetersPerSecond = knots * metersPerSecondPerKnot }
         else if let kmh { v.speedMetersPerSecond = kmh / 3.6 }
-        v.mode = try s.positioningMode()
+        v.mode = s.positioningMode()
         return v
     }
 }
@@ -36,10 +36,10 @@ public struct HDT: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> HDT {
+    static func parse(_ s: inout FieldScanner) -> HDT {
         var h = HDT()
-        h.headingDegrees = try s.course()
-        try s.requireFieldsPresent()
+        h.headingDegrees = s.course()
+        s.requireFieldsPresent()
         return h
     }
 }
@@ -56,13 +56,13 @@ public struct THS: Sendable, Equatable {
     /// True unless the mode indicator says "not valid" (`V`).
     public var isValid: Bool { modeIndicator != 0x56 }
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> THS {
+    static func parse(_ s: inout FieldScanner) -> THS {
         var t = THS()
-        t.headingDegrees = try s.course()
-        t.modeIndicator = try s.character()
-        try s.requireFieldsPresent()
+        t.headingDegrees = s.course()
+        t.modeIndicator = s.character()
+        s.requireFieldsPresent()
         if let m = t.modeIndicator {
-            guard m == 0x41 || m == 0x45 || m == 0x4D || m == 0x53 || m == 0x56 else { throw .malformedField }
+            if !(m == 0x41 || m == 0x45 || m == 0x4D || m == 0x53 || m == 0x56) { s.fail(.malformedField) }
         }
         return t
     }

@@ -41,26 +41,25 @@ public enum NMEAParser {
         default: return ParsedSentence(talker: talker, message: .other)
         }
         var scanner = FieldScanner(body)
-        do throws(ParseFailure) {
-            let message: NMEAMessage
-            switch kind {
-            case .gga: message = .gga(try GGA.parse(&scanner))
-            case .rmc: message = .rmc(try RMC.parse(&scanner))
-            case .gll: message = .gll(try GLL.parse(&scanner))
-            case .vtg: message = .vtg(try VTG.parse(&scanner))
-            case .gsa: message = .gsa(try GSA.parse(&scanner))
-            case .gsv: message = .gsv(try GSV.parse(&scanner))
-            case .gst: message = .gst(try GST.parse(&scanner))
-            case .zda: message = .zda(try ZDA.parse(&scanner))
-            case .gns: message = .gns(try GNS.parse(&scanner))
-            case .hdt: message = .hdt(try HDT.parse(&scanner))
-            case .ths: message = .ths(try THS.parse(&scanner))
-            case .proprietary, .encapsulated, .other: message = .other
-            }
-            return ParsedSentence(talker: talker, message: message)
-        } catch {
-            return ParsedSentence(talker: talker, message: .invalid(kind, error))
+        let message: NMEAMessage
+        switch kind {
+        case .gga: message = .gga(GGA.parse(&scanner))
+        case .rmc: message = .rmc(RMC.parse(&scanner))
+        case .gll: message = .gll(GLL.parse(&scanner))
+        case .vtg: message = .vtg(VTG.parse(&scanner))
+        case .gsa: message = .gsa(GSA.parse(&scanner))
+        case .gsv: message = .gsv(GSV.parse(&scanner))
+        case .gst: message = .gst(GST.parse(&scanner))
+        case .zda: message = .zda(ZDA.parse(&scanner))
+        case .gns: message = .gns(GNS.parse(&scanner))
+        case .hdt: message = .hdt(HDT.parse(&scanner))
+        case .ths: message = .ths(THS.parse(&scanner))
+        case .proprietary, .encapsulated, .other: message = .other
         }
+        if let failure = scanner.failure {
+            return ParsedSentence(talker: talker, message: .invalid(kind, failure))
+        }
+        return ParsedSentence(talker: talker, message: message)
     }
 
     @inline(__always)

@@ -23,27 +23,26 @@ public struct GGA: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GGA {
+    static func parse(_ s: inout FieldScanner) -> GGA {
         var g = GGA()
-        g.time = try s.time()
-        g.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
-        g.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
+        g.time = s.time()
+        g.latitudeDegrees = s.coordinate(maximumDegrees: 90)
+        g.longitudeDegrees = s.coordinate(maximumDegrees: 180)
         if g.latitudeDegrees == nil || g.longitudeDegrees == nil { g.latitudeDegrees = nil; g.longitudeDegrees = nil }
-        if let q = try s.integer(maxDigits: 1) {
-            guard let quality = FixQuality(rawValue: UInt8(q)) else { throw .outOfRange }
-            g.quality = quality
+        if let q = s.integer(maxDigits: 1) {
+            if let quality = FixQuality(rawValue: UInt8(q)) { g.quality = quality } else { s.fail(.outOfRange) }
         }
-        g.satellitesUsed = try s.integer(maxDigits: 3)
-        if let n = g.satellitesUsed, n > 255 { throw .outOfRange }
-        g.hdop = try s.decimal(in: 0...100)
-        g.altitudeMSLMeters = try s.decimal(in: Limits.altitudeMeters)
+        g.satellitesUsed = s.integer(maxDigits: 3)
+        if let n = g.satellitesUsed, n > 255 { s.fail(.outOfRange) }
+        g.hdop = s.decimal(in: 0...100)
+        g.altitudeMSLMeters = s.decimal(in: Limits.altitudeMeters)
         s.advance()                                        // "M"
-        g.geoidSeparationMeters = try s.decimal(in: -250...250)
+        g.geoidSeparationMeters = s.decimal(in: -250...250)
         s.advance()                                        // "M"
-        try s.requireFieldsPresent()
-        g.differentialAgeSeconds = try s.decimal(in: 0...Limits.differentialAgeSeconds)
-        g.differentialStationID = try s.integer(maxDigits: 4)
-        if let id = g.differentialStationID, id > 4095 { throw .outOfRange }
+        s.requireFieldsPresent()
+        g.differentialAgeSeconds = s.decimal(in: 0...Limits.differentialAgeSeconds)
+        g.differentialStationID = s.integer(maxDigits: 4)
+        if let id = g.differentialStationID, id > 4095 { s.fail(.outOfRange) }
         return g
     }
 }
@@ -67,29 +66,36 @@ public struct RMC: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> RMC {
+    static func parse(_ s: inout FieldScanner) -> RMC {
         var r = RMC()
-        r.time = try s.time()
-        switch try s.character() {
+        r.time = s.time()
+        switch s.character() {
         case 0x41, 0x44: r.isValid = true                  // A, D
         case 0x56, nil: r.isValid = false                  // V
-        default: throw .malformedField
+        default: s.fail(.malformedField)
         }
-        r.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
-        r.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
+        r.latitudeDegrees = s.coordinate(maximumDegrees: 90)
+        r.longitudeDegrees = s.coordinate(maximumDegrees: 180)
         if r.latitudeDegrees == nil || r.longitudeDegrees == nil { r.latitudeDegrees = nil; r.longitudeDegrees = nil }
-        if let knots = try s.decimal(in: 0...Limits.speedKnots) { r.speedMetersPerSecond = knots * metersPerSecondPerKnot }
-        r.courseDegrees = try s.course()
-        r.date = try s.date()
-        try s.requireFieldsPresent()
-        let variation = try s.decimal(in: 0...180)
-        switch try s.character() {
-        case 0x45: r.magneticVariationDegrees = variation   // E
-        case 0x57: r.magneticVariationDegrees = variation.map { -$0 }   // W
+        if let knots = s.decimal(in: 0...Limits.speedKnots) { r.speedMetersPerSecond = knots * metersPerSecondPerKnot }
+        r.courseDegrees = s.course()
+        r.date = s.date()
+        s.requireFieldsPresent()
+        let variation = s.decimal(in: 0...180)
+        let direction = s.character()
+        switch direction {
+        case 0x45 where variation != nil: r.magneticVariationDegrees = variation            // E
+        case 0x57 where variation != nil: r.magneticVariationDegrees = variation.map { -$0 }  // W
         case nil: r.magneticVariationDegrees = nil
-        default: throw .malformedField
+        default:
+            // Some receivers (Saab R4) leave out the E/W field: the mode indicator comes one early.
+            if variation == nil, !s.hasMoreFields, let d = direction, let mode = PositioningMode(rawValue: d) {
+                r.mode = mode
+                return r
+            }
+            s.fail(.malformedField)
         }
-        r.mode = try s.positioningMode()
+        r.mode = s.positioningMode()
         return r
     }
 }
@@ -105,19 +111,19 @@ public struct GLL: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GLL {
+    static func parse(_ s: inout FieldScanner) -> GLL {
         var g = GLL()
-        g.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
-        g.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
-        try s.requireFieldsPresent()
+        g.latitudeDegrees = s.coordinate(maximumDegrees: 90)
+        g.longitudeDegrees = s.coordinate(maximumDegrees: 180)
+        s.requireFieldsPresent()
         if g.latitudeDegrees == nil || g.longitudeDegrees == nil { g.latitudeDegrees = nil; g.longitudeDegrees = nil }
-        g.time = try s.time()
-        switch try s.character() {
+        g.time = s.time()
+        switch s.character() {
         case 0x41: g.isValid = true
         case 0x56, nil: g.isValid = false
-        default: throw .malformedField
+        default: s.fail(.malformedField)
         }
-        g.mode = try s.positioningMode()
+        g.mode = s.positioningMode()
         return g
     }
 }
@@ -142,25 +148,25 @@ public struct GNS: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GNS {
+    static func parse(_ s: inout FieldScanner) -> GNS {
         var g = GNS()
-        g.time = try s.time()
-        g.latitudeDegrees = try s.coordinate(maximumDegrees: 90)
-        g.longitudeDegrees = try s.coordinate(maximumDegrees: 180)
+        g.time = s.time()
+        g.latitudeDegrees = s.coordinate(maximumDegrees: 90)
+        g.longitudeDegrees = s.coordinate(maximumDegrees: 180)
         if g.latitudeDegrees == nil || g.longitudeDegrees == nil { g.latitudeDegrees = nil; g.longitudeDegrees = nil }
-        let (first, anyValid) = try s.modeIndicators()
+        let (first, anyValid) = s.modeIndicators()
         g.mode = first
         g.anySystemValid = anyValid
-        g.satellitesUsed = try s.integer(maxDigits: 3)
-        if let n = g.satellitesUsed, n > 255 { throw .outOfRange }
-        g.hdop = try s.decimal(in: 0...100)
-        g.altitudeMSLMeters = try s.decimal(in: Limits.altitudeMeters)
-        g.geoidSeparationMeters = try s.decimal(in: -250...250)
-        g.differentialAgeSeconds = try s.decimal(in: 0...Limits.differentialAgeSeconds)
-        g.differentialStationID = try s.integer(maxDigits: 4)
-        try s.requireFieldsPresent()
-        if let id = g.differentialStationID, id > 4095 { throw .outOfRange }
-        switch try s.character() {
+        g.satellitesUsed = s.integer(maxDigits: 3)
+        if let n = g.satellitesUsed, n > 255 { s.fail(.outOfRange) }
+        g.hdop = s.decimal(in: 0...100)
+        g.altitudeMSLMeters = s.decimal(in: Limits.altitudeMeters)
+        g.geoidSeparationMeters = s.decimal(in: -250...250)
+        g.differentialAgeSeconds = s.decimal(in: 0...Limits.differentialAgeSeconds)
+        g.differentialStationID = s.integer(maxDigits: 4)
+        s.requireFieldsPresent()
+        if let id = g.differentialStationID, id > 4095 { s.fail(.outOfRange) }
+        switch s.character() {
         case 0x55, 0x56: g.navigationStatusValid = false   // U, V
         default: g.navigationStatusValid = true
         }
@@ -180,26 +186,26 @@ enum Limits {
 
 extension FieldScanner {
     /// A course or heading in degrees, 0...360 (360 is returned as 0), or nil when empty.
-    mutating func course() throws(ParseFailure) -> Double? {
-        guard let c = try decimal(in: 0...360) else { return nil }
+    mutating func course() -> Double? {
+        guard let c = decimal(in: 0...360) else { return nil }
         return c == 360 ? 0 : c
     }
 
     /// An NMEA 2.3+ mode indicator letter, or nil when empty or absent.
-    mutating func positioningMode() throws(ParseFailure) -> PositioningMode? {
-        guard let c = try character() else { return nil }
-        guard let mode = PositioningMode(rawValue: c) else { throw .malformedField }
+    mutating func positioningMode() -> PositioningMode? {
+        guard let c = character() else { return nil }
+        guard let mode = PositioningMode(rawValue: c) else { fail(.malformedField); return nil }
         return mode
     }
 
     /// GNS's mode field: one letter per system. Returns the first letter and whether any is valid.
-    mutating func modeIndicators() throws(ParseFailure) -> (PositioningMode?, Bool) {
+    mutating func modeIndicators() -> (PositioningMode?, Bool) {
         var first: PositioningMode?
         var anyValid = false
         let bytes = rawField()
-        guard bytes.count <= 8 else { throw .malformedField }
+        guard bytes.count <= 8 else { fail(.malformedField); return (nil, false) }
         for index in 0..<bytes.count {
-            guard let mode = PositioningMode(rawValue: bytes[index]) else { throw .malformedField }
+            guard let mode = PositioningMode(rawValue: bytes[index]) else { fail(.malformedField); return (nil, false) }
             if index == 0 { first = mode }
             if mode.isValid { anyValid = true }
         }

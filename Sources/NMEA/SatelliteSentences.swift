@@ -13,28 +13,34 @@ public struct GSA: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GSA {
+    static func parse(_ s: inout FieldScanner) -> GSA {
         let fields = s.remainingFields
-        guard fields >= 17 else { throw .tooFewFields }
+        guard fields >= 17 else { s.fail(.tooFewFields); return GSA() }
         var g = GSA()
-        _ = try s.character()                              // selection mode A/M
+        _ = s.character()                              // selection mode A/M
         let type = s.rawField()
         if type.count == 1, type[0] >= 0x31, type[0] <= 0x33 { g.fixType = type[0] - 0x30 }
-        else if type.count > 1 { throw .malformedField }
+        else if type.count > 1 { s.fail(.malformedField) }
         // 12 satellite fields as standard; a 4.10 system ID makes 18 fields; the Navior CH-4701 sends 24.
         let hasSystemID = fields == 18
         let satelliteFields = hasSystemID ? 12 : fields - 5
-        guard satelliteFields <= 32 else { throw .outOfRange }
+        guard satelliteFields <= 32 else { s.fail(.outOfRange); return g }
         for _ in 0..<satelliteFields {
-            guard let n = try s.integer(maxDigits: 3) else { continue }
+            guard let n = s.integer(maxDigits: 3) else { continue }
             guard n > 0 else { continue }
             g.used[g.usedCount] = UInt16(n)
             g.usedCount += 1
         }
-        g.pdop = try s.decimal(in: 0...100)
-        g.hdop = try s.decimal(in: 0...100)
-        g.vdop = try s.decimal(in: 0...100)
-        if hasSystemID { g.systemID = try s.integer(maxDigits: 2) }
+        g.pdop = s.decimal(in: 0...100)
+        g.hdop = s.decimal(in: 0...100)
+        g.vdop = s.decimal(in: 0...100)
+        if hasSystemID {
+            // Some BeiDou receivers put a fourth DOP here ("1.2"): only a small integer is a system ID.
+            let field = s.rawField()
+            if field.count == 1 || field.count == 2, field.allSatisfy({ $0 &- 0x30 < 10 }) {
+                g.systemID = field.count == 1 ? Int(field[0] &- 0x30) : Int(field[0] &- 0x30) * 10 + Int(field[1] &- 0x30)
+            }
+        }
         return g
     }
 }
@@ -68,13 +74,13 @@ public struct GSV: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GSV {
+    static func parse(_ s: inout FieldScanner) -> GSV {
         var g = GSV()
-        let total = try s.integer(maxDigits: 2), number = try s.integer(maxDigits: 2)
-        g.satellitesInView = try s.integer(maxDigits: 3)
-        try s.requireFieldsPresent()
-        guard let total, let number else { throw .malformedField }
-        guard total >= 1, total <= 20, number >= 1, number <= total else { throw .outOfRange }
+        let total = s.integer(maxDigits: 2), number = s.integer(maxDigits: 2)
+        g.satellitesInView = s.integer(maxDigits: 3)
+        s.requireFieldsPresent()
+        guard let total, let number else { s.fail(.malformedField); return g }
+        guard total >= 1, total <= 20, number >= 1, number <= total else { s.fail(.outOfRange); return g }
         g.totalSentences = total
         g.sentenceNumber = number
         // Groups of four fields (number, elevation, azimuth, SNR); a single field after the last
@@ -82,24 +88,24 @@ public struct GSV: Sendable, Equatable {
         while s.hasMoreFields {
             let first = s.rawField()
             if !s.hasMoreFields {
-                if let id = try FieldScanner.integer(first.baseAddress!, 0, first.count, maxDigits: 2) {
+                if let id = s.integer(first, maxDigits: 2) {
                     g.signalID = UInt8(id)
                 }
                 break
             }
-            guard g.slots < 4 else { throw .outOfRange }
+            guard g.slots < 4 else { s.fail(.outOfRange); return g }
             g.slots += 1
-            let elevation = try s.decimal(in: -90...90)
-            let azimuth = try s.integer(maxDigits: 3)
-            let snr = try s.integer(maxDigits: 2)
-            try s.requireFieldsPresent()
-            guard let n = try FieldScanner.integer(first.baseAddress!, 0, first.count, maxDigits: 3), n > 0 else {
+            let elevation = s.decimal(in: -90...90)
+            let azimuth = s.integer(maxDigits: 3)
+            let snr = s.integer(maxDigits: 2)
+            s.requireFieldsPresent()
+            guard let n = s.integer(first, maxDigits: 3), n > 0 else {
                 continue                                    // empty slot at the end of a sequence
             }
             var sat = GSVSatellite()
             sat.number = UInt16(n)
             if let elevation { sat.elevationDegrees = Int8(elevation.rounded()) }
-            if let azimuth { guard azimuth <= 360 else { throw .outOfRange }; sat.azimuthDegrees = UInt16(azimuth % 360) }
+            if let azimuth { if azimuth <= 360 { sat.azimuthDegrees = UInt16(azimuth % 360) } else { s.fail(.outOfRange) } }
             sat.snr = snr.map { UInt8($0) }
             g.satellites[g.count] = sat
             g.count += 1

@@ -181,11 +181,15 @@ public struct SentenceFramer: Sendable {
         }
     }
 
+    /// How many times `reset()` was called.
+    public private(set) var resetCount = 0
+
     /// Forgets any partial sentence and zeroes the counters (e.g. after a baud-rate change).
     public mutating func reset() {
         length = 0
         inside = false
         counters = FramerCounters()
+        resetCount += 1
     }
 
     /// True when any byte of `w` is a control byte (< 0x20), non-ASCII (> 0x7E), `$`, `!` or `*`

@@ -8,20 +8,23 @@ public struct ZDA: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> ZDA {
+    static func parse(_ s: inout FieldScanner) -> ZDA {
         var z = ZDA()
-        z.time = try s.time()
-        let day = try s.integer(maxDigits: 2), month = try s.integer(maxDigits: 2), year = try s.integer(maxDigits: 4)
-        try s.requireFieldsPresent()
+        z.time = s.time()
+        let day = s.integer(maxDigits: 2), month = s.integer(maxDigits: 2), year = s.integer(maxDigits: 4)
+        s.requireFieldsPresent()
         if let day, let month, let year {
-            guard (1980...2200).contains(year), (1...12).contains(month),
-                  day >= 1, day <= NMEADate.daysInMonth(month, year: year) else { throw .outOfRange }
-            z.date = NMEADate(year: year, month: month, day: day, hasCentury: true)
+            if (1980...2200).contains(year), (1...12).contains(month),
+               day >= 1, day <= NMEADate.daysInMonth(month, year: year) {
+                z.date = NMEADate(year: year, month: month, day: day, hasCentury: true)
+            } else {
+                s.fail(.outOfRange)
+            }
         }
         // Zone hours may be signed ("-05"); minutes take the hours' sign.
-        if let hours = try s.decimal(in: -13...13) {
-            let minutes = try s.integer(maxDigits: 2) ?? 0
-            guard minutes < 60, hours == hours.rounded() else { throw .outOfRange }
+        if let hours = s.decimal(in: -13...13) {
+            let minutes = s.integer(maxDigits: 2) ?? 0
+            guard minutes < 60, hours == hours.rounded() else { s.fail(.outOfRange); return z }
             let sign = hours.sign == .minus ? -1 : 1
             z.localZoneOffsetMinutes = Int(hours) * 60 + sign * minutes
         }
@@ -37,18 +40,18 @@ public struct GST: Sendable, Equatable {
 
     public init() {}
 
-    static func parse(_ s: inout FieldScanner) throws(ParseFailure) -> GST {
+    static func parse(_ s: inout FieldScanner) -> GST {
         var g = GST()
-        g.time = try s.time()
+        g.time = s.time()
         let meters: ClosedRange<Double> = 0...1_000_000
-        g.ellipse.rangeRMSMeters = try s.decimal(in: meters)
-        g.ellipse.semiMajorMeters = try s.decimal(in: meters)
-        g.ellipse.semiMinorMeters = try s.decimal(in: meters)
-        g.ellipse.orientationDegrees = try s.course()
-        g.ellipse.latitudeSigmaMeters = try s.decimal(in: meters)
-        g.ellipse.longitudeSigmaMeters = try s.decimal(in: meters)
-        g.ellipse.altitudeSigmaMeters = try s.decimal(in: meters)
-        try s.requireFieldsPresent()
+        g.ellipse.rangeRMSMeters = s.decimal(in: meters)
+        g.ellipse.semiMajorMeters = s.decimal(in: meters)
+        g.ellipse.semiMinorMeters = s.decimal(in: meters)
+        g.ellipse.orientationDegrees = s.course()
+        g.ellipse.latitudeSigmaMeters = s.decimal(in: meters)
+        g.ellipse.longitudeSigmaMeters = s.decimal(in: meters)
+        g.ellipse.altitudeSigmaMeters = s.decimal(in: meters)
+        s.requireFieldsPresent()
         return g
     }
 }
