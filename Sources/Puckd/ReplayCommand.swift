@@ -34,33 +34,40 @@ public enum ReplayCommand {
         }
         signal(SIGPIPE, SIG_IGN)
 
-        var session = ReplaySession(options: options)
-        let status: Int32
         switch options.source {
         case .bundled:
             let bytes = UnsafeRawBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count())
-            var offset = 0
-            while offset < bytes.count && !session.outputClosed {
-                let n = min(chunkBytes, bytes.count - offset)
-                session.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n]))
-                offset += n
-            }
-            status = ExitStatus.ok
+            return replay(bytes, options: options)
         case .standardInput:
-            status = readAll(fd: 0, name: "standard input", into: &session)
+            var session = ReplaySession(options: options)
+            let status = readAll(fd: 0, name: "standard input", into: &session)
+            return status == ExitStatus.ok ? session.finish() : status
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             if fd < 0 { return openFailure(path: path, errno: errno) }
+            defer { close(fd) }
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-                close(fd)
                 StandardStreams.err("puckd replay: \(path) is a directory; give the path of an NMEA log file\n")
                 return ExitStatus.noInput
             }
-            status = readAll(fd: fd, name: path, into: &session)
-            close(fd)
+            var session = ReplaySession(options: options)
+            let status = readAll(fd: fd, name: path, into: &session)
+            return status == ExitStatus.ok ? session.finish() : status
         }
-        if status != ExitStatus.ok { return status }
+    }
+
+    /// Replays bytes already in memory (the built-in drive; tests), in 64 KiB chunks as if read from a
+    /// file, writing fix lines to `outputFD` and the summary to `summaryFD` (see `ReplaySession`).
+    static func replay(_ bytes: UnsafeRawBufferPointer, options: ReplayOptions, outputFD: Int32 = 1,
+                       summaryFD: Int32? = nil) -> Int32 {
+        var session = ReplaySession(options: options, outputFD: outputFD, summaryFD: summaryFD)
+        var offset = 0
+        while offset < bytes.count && !session.outputClosed {
+            let n = min(chunkBytes, bytes.count - offset)
+            session.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n]))
+            offset += n
+        }
         return session.finish()
     }
 

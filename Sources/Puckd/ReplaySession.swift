@@ -8,14 +8,21 @@ struct ReplaySession: ~Copyable {
     private var out = OutputBuffer(capacity: ReplayCommand.chunkBytes)
     private var pacer = RealtimePacer()
     private let options: ReplayOptions
+    /// Where fix lines go, and where the summary goes.
+    private let outputFD: Int32
+    private let summaryFD: Int32
     private var firstFix: Fix?
     private var lastFix: Fix?
     private var printedFixes = 0
     /// True once standard output was closed by the reader (e.g. `| head`): stop early.
     private(set) var outputClosed = false
 
-    init(options: ReplayOptions) {
+    /// A session writing fix lines to `outputFD` and the summary to `summaryFD` (default: standard
+    /// error with `--json`, so the JSON stream stays clean, else standard output).
+    init(options: ReplayOptions, outputFD: Int32 = 1, summaryFD: Int32? = nil) {
         self.options = options
+        self.outputFD = outputFD
+        self.summaryFD = summaryFD ?? (options.json ? 2 : 1)
         pipeline = NMEAPipeline(strict: options.strict)
     }
 
@@ -35,10 +42,16 @@ struct ReplaySession: ~Copyable {
         flush()
         var summary = OutputBuffer(capacity: 4096)
         ReplaySummary.append(pipeline: pipeline, first: firstFix, last: lastFix, to: &summary)
-        summary.withBytes { _ = StandardStreams.write(fd: options.json ? 2 : 1, $0) }
-        if pipeline.framer.counters.sentencesDelivered == 0 {
-            StandardStreams.err("puckd replay: no NMEA sentences found; is the input an NMEA 0183 log "
-                + "(lines starting with '$')?\n")
+        summary.withBytes { _ = StandardStreams.write(fd: summaryFD, $0) }
+        let framed = pipeline.framer.counters
+        if framed.sentencesDelivered == 0 {
+            if framed.missingChecksums > 0 {
+                StandardStreams.err("puckd replay: all \(framed.missingChecksums) sentences lack a checksum and "
+                    + "--strict drops them; run without --strict to accept them\n")
+            } else {
+                StandardStreams.err("puckd replay: no NMEA sentences found; is the input an NMEA 0183 log "
+                    + "(lines starting with '$')?\n")
+            }
             return ExitStatus.dataError
         }
         if outputClosed && errno != EPIPE { return ExitStatus.ioError }
@@ -64,7 +77,7 @@ struct ReplaySession: ~Copyable {
 
     private mutating func flush() {
         if out.isEmpty || outputClosed { return }
-        let ok = out.withBytes { StandardStreams.write(fd: 1, $0) }
+        let ok = out.withBytes { StandardStreams.write(fd: outputFD, $0) }
         if !ok { outputClosed = true }
         out.removeAll()
     }
