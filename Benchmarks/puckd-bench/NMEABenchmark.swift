@@ -45,7 +45,7 @@ enum NMEABenchmark {
                     let t0 = threadSeconds()
                     for r in rs {
                         let parsed = NMEAParser.parse(UnsafeBufferPointer(rebasing: all[r]))
-                        sink &+= parsed.message.kind.rawValue
+                        sink &+= parsed.kind.rawValue
                     }
                     parseSeconds = min(parseSeconds, threadSeconds() - t0)
                     parseAllocations = mc_thread_allocations() - a0

@@ -93,8 +93,52 @@ struct FieldScanner {
 
     /// An unsigned integer of at most `maxDigits` digits, or nil when empty.
     mutating func integer(maxDigits: Int = 9) -> Int? {
-        advance()
-        return integer(UnsafeBufferPointer(start: base + fieldStart, count: fieldEnd - fieldStart), maxDigits: maxDigits)
+        // One pass: find the field's end and accumulate digits together (wrapping arithmetic; a
+        // field longer than maxDigits is rejected afterwards).
+        guard position <= end else { return exhausted() }
+        let start = position
+        var p = start
+        var value = 0
+        var bad = false
+        while p < end {
+            let c = base[p]
+            if c == 0x2C { break }
+            let d = c &- 0x30
+            if d < 10 { value = value &* 10 &+ Int(d) } else { bad = true }
+            p += 1
+        }
+        fieldStart = start
+        fieldEnd = p
+        position = p + 1
+        let n = p - start
+        if n == 0 { return nil }
+        if bad { fail(.malformedField); return nil }
+        if n > maxDigits { fail(.outOfRange); return nil }
+        return value
+    }
+
+    /// A signed whole number of degrees (GSV elevation: `-5`, `45`, `45.5` → 46), or nil when empty.
+    mutating func wholeDegrees(in range: ClosedRange<Int>) -> Int? {
+        let before = failure
+        var value = integer(maxDigits: 3)
+        if value == nil && failure != before {
+            // Not a plain unsigned integer: retry the same field as a decimal (sign, fraction).
+            failure = before
+            guard let d = fixedPoint(fieldStart, fieldEnd) else { return nil }
+            value = Int((Double(d.mantissa) / Self.powerOfTen(d.scale)).rounded())
+        }
+        guard let value else { return nil }
+        guard range.contains(value) else { fail(.outOfRange); return nil }
+        return value
+    }
+
+    /// The empty value of a field past the last one (records `ranPastEnd`).
+    @inline(__always)
+    private mutating func exhausted<T>() -> T? {
+        fieldStart = end
+        fieldEnd = end
+        ranPastEnd = true
+        return nil
     }
 
     /// Parses `field` as an unsigned integer of at most `maxDigits` digits (nil when empty).
@@ -114,8 +158,39 @@ struct FieldScanner {
 
     /// A decimal number `[+-]digits[.digits]`, or nil when empty. Up to 18 significant digits.
     mutating func decimal() -> Double? {
-        if advance() == 0 { return nil }
-        guard let v = fixedPoint(fieldStart, fieldEnd) else { return nil }
+        // Fast path: unsigned digits with an optional point, parsed while finding the field's end.
+        guard position <= end else { return exhausted() }
+        let start = position
+        var p = start
+        var mantissa: Int64 = 0
+        var digits = 0
+        var scale = 0
+        var seenPoint = false
+        var simple = true
+        while p < end {
+            let c = base[p]
+            if c == 0x2C { break }
+            let d = c &- 0x30
+            if d < 10 {
+                mantissa = mantissa &* 10 &+ Int64(d)
+                digits += 1
+                if seenPoint { scale += 1 }
+            } else if c == 0x2E && !seenPoint {
+                seenPoint = true
+            } else {
+                simple = false
+            }
+            p += 1
+        }
+        fieldStart = start
+        fieldEnd = p
+        position = p + 1
+        if p == start { return nil }
+        if simple && digits > 0 && digits <= 15 {
+            return Double(mantissa) / Self.powerOfTen(scale)
+        }
+        // Signs, long digit strings and malformed fields take the careful path.
+        guard let v = fixedPoint(start, p) else { return nil }
         return Double(v.mantissa) / Self.powerOfTen(v.scale)
     }
 

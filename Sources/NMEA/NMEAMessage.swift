@@ -78,9 +78,31 @@ public struct ParsedSentence: Sendable, Equatable {
     /// The talker ID (`GP`, `GN` …); `PP` for proprietary sentences and `!!` for encapsulated ones.
     public var talker: Talker
     public var message: NMEAMessage
+    /// `message.kind`, stored so that counting does not copy the message.
+    public let kind: SentenceKind
+    /// Why the parser rejected the sentence, or nil.
+    public let failure: ParseFailure?
 
     public init(talker: Talker, message: NMEAMessage) {
         self.talker = talker
         self.message = message
+        kind = message.kind
+        if case .invalid(_, let reason) = message { failure = reason } else { failure = nil }
+    }
+
+    /// A rejected sentence of `kind`.
+    init(talker: Talker, rejected kind: SentenceKind, _ reason: ParseFailure) {
+        self.talker = talker
+        self.message = .invalid(kind, reason)
+        self.kind = kind
+        self.failure = reason
+    }
+
+    /// A decoded sentence of `kind` (`message.kind == kind`).
+    init(talker: Talker, kind: SentenceKind, _ message: NMEAMessage) {
+        self.talker = talker
+        self.message = message
+        self.kind = kind
+        self.failure = nil
     }
 }

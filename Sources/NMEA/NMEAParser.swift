@@ -11,19 +11,19 @@ public enum NMEAParser {
     /// Decodes a sentence held in `body` (starting at `$` or `!`).
     public static func parse(_ body: UnsafeBufferPointer<UInt8>) -> ParsedSentence {
         guard body.count >= 3 else {
-            return ParsedSentence(talker: Talker(0x3F, 0x3F), message: .invalid(.other, .malformedAddress))
+            return ParsedSentence(talker: Talker(0x3F, 0x3F), rejected: .other, .malformedAddress)
         }
-        if body[0] == 0x21 { return ParsedSentence(talker: Talker(0x21, 0x21), message: .encapsulated) }
-        if body[1] == 0x50 { return ParsedSentence(talker: Talker(0x50, 0x50), message: .proprietary) }
+        if body[0] == 0x21 { return ParsedSentence(talker: Talker(0x21, 0x21), kind: .encapsulated, .encapsulated) }
+        if body[1] == 0x50 { return ParsedSentence(talker: Talker(0x50, 0x50), kind: .proprietary, .proprietary) }
         let talker = Talker(body[1], body[2])
         // Address: two talker letters + three type letters, then ',' or the end.
         guard body.count >= 6, body.count == 6 || body[6] == 0x2C,
               isAddressCharacter(body[1]), isAddressCharacter(body[2]) else {
-            return ParsedSentence(talker: talker, message: .invalid(.other, .malformedAddress))
+            return ParsedSentence(talker: talker, rejected: .other, .malformedAddress)
         }
         let a = body[3], b = body[4], c = body[5]
         guard isAddressCharacter(a), isAddressCharacter(b), isAddressCharacter(c) else {
-            return ParsedSentence(talker: talker, message: .invalid(.other, .malformedAddress))
+            return ParsedSentence(talker: talker, rejected: .other, .malformedAddress)
         }
         let kind: SentenceKind
         switch (a, b, c) {
@@ -38,7 +38,7 @@ public enum NMEAParser {
         case (0x47, 0x4E, 0x53): kind = .gns     // GNS
         case (0x48, 0x44, 0x54): kind = .hdt     // HDT
         case (0x54, 0x48, 0x53): kind = .ths     // THS
-        default: return ParsedSentence(talker: talker, message: .other)
+        default: return ParsedSentence(talker: talker, kind: .other, .other)
         }
         var scanner = FieldScanner(body)
         let message: NMEAMessage
@@ -57,9 +57,9 @@ public enum NMEAParser {
         case .proprietary, .encapsulated, .other: message = .other
         }
         if let failure = scanner.failure {
-            return ParsedSentence(talker: talker, message: .invalid(kind, failure))
+            return ParsedSentence(talker: talker, rejected: kind, failure)
         }
-        return ParsedSentence(talker: talker, message: message)
+        return ParsedSentence(talker: talker, kind: kind, message)
     }
 
     @inline(__always)

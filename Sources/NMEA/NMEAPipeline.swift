@@ -16,7 +16,7 @@ public struct NMEAPipeline: Sendable {
         var framer = self.framer
         framer.feed(bytes) { sentence, _ in
             let parsed = NMEAParser.parse(sentence)
-            statistics.count(parsed.message)
+            statistics.count(parsed)
             if assembler.consume(parsed) { onFix(assembler.lastFix) }
         }
         self.framer = framer

@@ -95,7 +95,7 @@ public struct GSV: Sendable, Equatable {
             }
             guard g.slots < 4 else { s.fail(.outOfRange); return g }
             g.slots += 1
-            let elevation = s.decimal(in: -90...90)
+            let elevation = s.wholeDegrees(in: -90...90)
             let azimuth = s.integer(maxDigits: 3)
             let snr = s.integer(maxDigits: 2)
             s.requireFieldsPresent()
@@ -104,7 +104,7 @@ public struct GSV: Sendable, Equatable {
             }
             var sat = GSVSatellite()
             sat.number = UInt16(n)
-            if let elevation { sat.elevationDegrees = Int8(elevation.rounded()) }
+            if let elevation { sat.elevationDegrees = Int8(elevation) }
             if let azimuth { if azimuth <= 360 { sat.azimuthDegrees = UInt16(azimuth % 360) } else { s.fail(.outOfRange) } }
             sat.snr = snr.map { UInt8($0) }
             g.satellites[g.count] = sat

@@ -28,12 +28,12 @@ public struct SentenceStatistics: Sendable {
     }
 
     /// Counts one parse result.
-    public mutating func count(_ message: NMEAMessage) {
-        if case .invalid(let kind, let reason) = message {
-            rejectedByKind[kind.rawValue] += 1
+    public mutating func count(_ sentence: borrowing ParsedSentence) {
+        if let reason = sentence.failure {
+            rejectedByKind[sentence.kind.rawValue] += 1
             failuresByReason[Int(reason.rawValue)] += 1
         } else {
-            acceptedByKind[message.kind.rawValue] += 1
+            acceptedByKind[sentence.kind.rawValue] += 1
         }
     }
 }
