@@ -84,6 +84,7 @@ struct FieldScanner {
     // MARK: decoders (each takes the next field)
 
     /// A single character (`A`, `N`, `T` …), or nil when empty.
+    @inline(__always)
     mutating func character() -> UInt8? {
         let n = advance()
         if n == 0 { return nil }
@@ -92,6 +93,7 @@ struct FieldScanner {
     }
 
     /// An unsigned integer of at most `maxDigits` digits, or nil when empty.
+    @inline(__always)
     mutating func integer(maxDigits: Int = 9) -> Int? {
         // One pass: find the field's end and accumulate digits together (wrapping arithmetic; a
         // field longer than maxDigits is rejected afterwards).
@@ -157,6 +159,7 @@ struct FieldScanner {
     }
 
     /// A decimal number `[+-]digits[.digits]`, or nil when empty. Up to 18 significant digits.
+    @inline(__always)
     mutating func decimal() -> Double? {
         // Fast path: unsigned digits with an optional point, parsed while finding the field's end.
         guard position <= end else { return exhausted() }
