@@ -33,7 +33,7 @@ import TestSupport
     /// Logs allowed below the 90 % per-log goal, because every miss is an expected mismatch above.
     static let belowGoal: Set<String> = ["mtk-3301"]
 
-    struct Score {
+    struct Score: Sendable {
         var matched = 0
         var referenceEpochs = 0
         var oursOnly = 0
@@ -42,17 +42,34 @@ import TestSupport
         var details: [String] = []
     }
 
-    @Test func everyLogAgainstGpsd() throws {
-        let logs = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea")
+    /// One log's scores against both references.
+    struct LogResult: Sendable {
+        var log: String
+        var decode: Score
+        var chk: Score
+    }
+
+    @Test func everyLogAgainstGpsd() async throws {
+        let logs = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").map { String($0.dropLast(5)) }
         try #require(logs.count == 22, "the corpus holds 22 logs")
+        // Replay and score the logs concurrently (each scoring runs python3 twice).
+        let results = try await withThrowingTaskGroup(of: LogResult.self) { group in
+            for log in logs {
+                group.addTask {
+                    let ours = try Self.replayJSON(log)
+                    return LogResult(log: log, decode: try Self.score(ours, against: .gpsdecode, log: log),
+                                     chk: try Self.score(ours, against: .chk, log: log))
+                }
+            }
+            var all: [LogResult] = []
+            for try await result in group { all.append(result) }
+            return all.sorted { $0.log < $1.log }
+        }
         var totalMatched = 0, totalReference = 0
         var rows: [String] = []
         var seenExpected = Set<String>()
-        for file in logs {
-            let log = String(file.dropLast(5))
-            let ours = try replayJSON(log)
-            let decode = try score(ours, against: .gpsdecode, log: log)
-            let chk = try score(ours, against: .chk, log: log)
+        for result in results {
+            let (log, decode, chk) = (result.log, result.decode, result.chk)
             let (reference, _) = Self.referenceOverrides[log] ?? (.gpsdecode, "")
             let chosen = reference == .gpsdecode ? decode : chk
             totalMatched += chosen.matched
@@ -95,7 +112,7 @@ import TestSupport
     // MARK: helpers
 
     /// Runs the replay pipeline on a corpus log and returns the path of its JSON-lines output.
-    func replayJSON(_ log: String) throws -> String {
+    static func replayJSON(_ log: String) throws -> String {
         let bytes = try #require(Fixtures.bytes("nmea/gpsd/\(log).nmea"))
         let path = try #require(Fixtures.temporaryFile(named: "\(log).jsonl", contents: []))
         let out = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
@@ -111,7 +128,7 @@ import TestSupport
     }
 
     /// Scores our JSON lines with compare_fixes.py against one reference of `log`.
-    func score(_ ours: String, against reference: Reference, log: String) throws -> Score {
+    static func score(_ ours: String, against reference: Reference, log: String) throws -> Score {
         let json = try #require(Fixtures.xzBytes("nmea/gpsd/\(log).\(reference.rawValue).xz"))
         let refPath = try #require(Fixtures.temporaryFile(named: "\(log).\(reference.rawValue)", contents: json))
         let result = try #require(runProcess(["python3", Fixtures.path("nmea/compare_fixes.py"), ours, refPath,
@@ -129,13 +146,13 @@ import TestSupport
     }
 
     /// The integer after `"key": ` in compare_fixes's JSON summary.
-    func integer(_ key: String, in text: String) -> Int {
+    static func integer(_ key: String, in text: String) -> Int {
         guard let range = text.firstRange(of: "\"\(key)\": ") else { return -1 }
         return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
     }
 
     /// The strings of the array after `"key": ` (compare_fixes's examples contain no escaped quotes).
-    func strings(_ key: String, in text: String) -> [String] {
+    static func strings(_ key: String, in text: String) -> [String] {
         guard let range = text.firstRange(of: "\"\(key)\": [") else { return [] }
         var result: [String] = []
         var current = ""
