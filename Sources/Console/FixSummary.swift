@@ -4,7 +4,7 @@ import NMEA
 ///
 /// `2026-08-05T05:52:34.200Z  47.6455412 N 122.3037861 W  alt 21.4 m  1.23 m/s 271.5°  3D gps  sats 14/31  ±3.4 m dop`
 ///
-/// Fields: UTC time (or `--:--` time of day when no date is known yet), latitude/longitude in degrees
+/// Fields: UTC time (or `date?T` and the time of day while no date is known), latitude/longitude in degrees
 /// with 7 decimals (1 cm), altitude above mean sea level, speed and course over ground (`~` marks
 /// values derived from successive positions), fix mode and quality, satellites used/in view, and the
 /// horizontal accuracy with its source (`gst` or `dop`). `-` stands for unknown. Allocation-free.

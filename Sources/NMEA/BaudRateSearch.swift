@@ -17,6 +17,7 @@ public struct BaudRateSearch: Sendable {
     /// gpsd-like order: the common defaults first (9600 modern, 4800 NMEA standard), then faster.
     public static let defaultCandidates: [Int] = [9600, 4800, 38400, 115200, 57600, 19200, 230400, 460800, 921600]
 
+    /// What to do with the port.
     public enum Decision: Sendable, Equatable {
         /// Keep the current rate (locked, still listening, or silent).
         case keep
@@ -24,6 +25,7 @@ public struct BaudRateSearch: Sendable {
         case tryNext(baud: Int)
     }
 
+    /// Where the search stands.
     public enum State: Sendable, Equatable {
         /// Listening at `currentBaud`, not decided yet.
         case searching

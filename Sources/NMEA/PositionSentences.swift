@@ -1,6 +1,3 @@
-/// Knots to metres per second (1 international knot = 1852 m / 3600 s).
-let metersPerSecondPerKnot = 1852.0 / 3600.0
-
 /// GGA — fix data: time, position, quality, satellites, HDOP, altitude, geoid separation, DGPS.
 /// Units: degrees (north/east positive), metres, seconds. nil = field empty.
 public struct GGA: Sendable, Equatable {
@@ -171,44 +168,5 @@ public struct GNS: Sendable, Equatable {
         default: g.navigationStatusValid = true
         }
         return g
-    }
-}
-
-/// Physical limits used by the range checks.
-enum Limits {
-    /// Altitude MSL accepted, metres (Dead Sea shore to a high-altitude balloon).
-    static let altitudeMeters: ClosedRange<Double> = -1_000...100_000
-    /// 10 000 m/s in knots: faster than anything a GNSS receiver tracks (gpsd uses the same bound).
-    static let speedKnots = 10_000 / metersPerSecondPerKnot
-    /// A day: older corrections are nonsense.
-    static let differentialAgeSeconds = 86_400.0
-}
-
-extension FieldScanner {
-    /// A course or heading in degrees, 0...360 (360 is returned as 0), or nil when empty.
-    mutating func course() -> Double? {
-        guard let c = decimal(in: 0...360) else { return nil }
-        return c == 360 ? 0 : c
-    }
-
-    /// An NMEA 2.3+ mode indicator letter, or nil when empty or absent.
-    mutating func positioningMode() -> PositioningMode? {
-        guard let c = character() else { return nil }
-        guard let mode = PositioningMode(rawValue: c) else { fail(.malformedField); return nil }
-        return mode
-    }
-
-    /// GNS's mode field: one letter per system. Returns the first letter and whether any is valid.
-    mutating func modeIndicators() -> (PositioningMode?, Bool) {
-        var first: PositioningMode?
-        var anyValid = false
-        let bytes = rawField()
-        guard bytes.count <= 8 else { fail(.malformedField); return (nil, false) }
-        for index in 0..<bytes.count {
-            guard let mode = PositioningMode(rawValue: bytes[index]) else { fail(.malformedField); return (nil, false) }
-            if index == 0 { first = mode }
-            if mode.isValid { anyValid = true }
-        }
-        return (first, anyValid)
     }
 }

@@ -15,6 +15,7 @@ public struct SatelliteIdentity: Sendable, Equatable, Hashable {
     }
 }
 
+/// Maps NMEA satellite numbers (per talker, NMEA 4.10 system ID) to `SatelliteIdentity`.
 public enum SatelliteNumbering {
     /// Identifies satellite `number` as sent by `talker` (and, for NMEA 4.10+ GSA/GSV, the system ID).
     /// Returns nil for numbers no convention assigns (0, 97-119, 159-192 …).
