@@ -124,4 +124,36 @@ func puckd(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
         e.utcNanoseconds = nil
         #expect(RealtimePacer.step(from: e, to: d) == 200_000_000)
     }
+
+    @Test func realtimeReplayRuns() throws {
+        // Three epochs 50 ms apart: exercises the paced path (the test does not time it).
+        let text = ["$GPGGA,120000.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,",
+                    "$GPGGA,120000.05,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,",
+                    "$GPGGA,120000.10,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"]
+            .map { $0 + "\r\n" }.joined()
+        let r = try puckd(["replay", "-", "--realtime"], input: Array(text.utf8))
+        #expect(r.status == 0 && r.output.split(separator: "\n").filter { $0.hasPrefix("date?T12:00:00") }.count == 3)
+    }
+
+    /// The replay loop allocates nothing per byte, sentence or fix: replaying the whole corpus costs
+    /// exactly the start-up allocations of replaying one short log.
+    @Test func replayAllocationsDoNotGrowWithInput() throws {
+        let short = try #require(Fixtures.bytes("nmea/gpsd/april6_2019.nmea"))
+        let corpus = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").flatMap { Fixtures.bytes("nmea/gpsd/" + $0) ?? [] }
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
+        func allocations(_ bytes: [UInt8], json: Bool) -> UInt64 {
+            var options = ReplayOptions()
+            options.json = json
+            return bytes.withUnsafeBytes { raw in
+                allocationCount { _ = ReplayCommand.replay(raw, options: options, outputFD: null, summaryFD: null) }
+            }
+        }
+        for json in [false, true] {
+            _ = allocations(corpus, json: json)                                  // warm up
+            let few = allocations(short, json: json)
+            let many = allocations(corpus, json: json)
+            #expect(many == few, "json \(json): \(few) allocations for 3 sentences, \(many) for the corpus")
+        }
+    }
 }
