@@ -57,6 +57,7 @@ import TestSupport
             for log in logs {
                 group.addTask {
                     let ours = try Self.replayJSON(log)
+                    defer { Self.removeTemporary(ours) }
                     return LogResult(log: log, decode: try Self.score(ours, against: .gpsdecode, log: log),
                                      chk: try Self.score(ours, against: .chk, log: log))
                 }
@@ -131,6 +132,7 @@ import TestSupport
     static func score(_ ours: String, against reference: Reference, log: String) throws -> Score {
         let json = try #require(Fixtures.xzBytes("nmea/gpsd/\(log).\(reference.rawValue).xz"))
         let refPath = try #require(Fixtures.temporaryFile(named: "\(log).\(reference.rawValue)", contents: json))
+        defer { removeTemporary(refPath) }
         let result = try #require(runProcess(["python3", Fixtures.path("nmea/compare_fixes.py"), ours, refPath,
                                               "--json", "--show", "100000"]),
                                   "python3 is needed to run compare_fixes.py (apt-get install python3)")
@@ -143,6 +145,12 @@ import TestSupport
         s.details = strings("examples", in: text)
         s.unmatched = s.details.map { String($0.prefix(24)) } + strings("examples_ref_only", in: text)
         return s
+    }
+
+    /// Deletes a file made by `Fixtures.temporaryFile` and its directory.
+    static func removeTemporary(_ path: String) {
+        unlink(path)
+        rmdir(String(path[..<path.lastIndex(of: "/")!]))
     }
 
     /// The integer after `"key": ` in compare_fixes's JSON summary.
