@@ -1,4 +1,32 @@
+import Glibc
 import Puckd
-import CMallocCounter
 
-print("puckd-bench: no benchmarks yet")
+// `puckd-bench AREA [ARGUMENTS]`: figures, not tests (`make bench` runs scripts/bench, which calls this).
+// Each area adds one case here and its own file.
+let arguments = CommandLine.arguments
+let usage = """
+    usage: puckd-bench AREA [ARGUMENTS]
+      nmea FILE    framer, parser and assembler throughput on FILE (an NMEA log)
+      tracking     tracking core: ns per tick with every feature active
+      heading      heading estimator: samples/s, BROAD heading RMSE table
+      imu          IMU drivers on the simulated bus: µs per sample
+
+    """
+
+guard arguments.count >= 2 else {
+    StandardStreams.err(usage)
+    exit(64)
+}
+switch arguments[1] {
+case "nmea":
+    exit(NMEABenchmark.run(Array(arguments.dropFirst(2))))
+case "tracking":
+    runTrackingBench()
+case "heading":
+    runHeadingBench()
+case "imu":
+    runIMUBench()
+default:
+    StandardStreams.err("puckd-bench: unknown area '\(arguments[1])'\n" + usage)
+    exit(64)
+}

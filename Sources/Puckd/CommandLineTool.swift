@@ -20,6 +20,7 @@ public enum CommandLineTool {
         case "-V", "--version", "version":
             StandardStreams.out("puckd \(PuckdVersion.string)\n")
             return ExitStatus.ok
+        case "replay": return ReplayCommand.run(rest)
         case "ports": return PortsCommand.run(rest)
         case "imu": return IMUCommand.run(rest)
         case "gpio": return GPIOCommand.run(rest)
@@ -32,6 +33,7 @@ public enum CommandLineTool {
 
     /// The usage paragraphs of every command, in the order `--help` prints them.
     static let commandUsages: [StaticString] = [
+        ReplayCommand.usage,
         PortsCommand.usage,
         IMUCommand.usage,
         GPIOCommand.usage,

@@ -1,0 +1,84 @@
+import Console
+import Glibc
+import NMEA
+
+/// One replay run: the pipeline, the output buffer, optional pacing and the figures for the summary.
+struct ReplaySession: ~Copyable {
+    private var pipeline: NMEAPipeline
+    private var out = OutputBuffer(capacity: ReplayCommand.chunkBytes)
+    private var pacer = RealtimePacer()
+    private let options: ReplayOptions
+    /// Where fix lines go, and where the summary goes.
+    private let outputFD: Int32
+    private let summaryFD: Int32
+    private var firstFix: Fix?
+    private var lastFix: Fix?
+    private var printedFixes = 0
+    /// True once standard output was closed by the reader (e.g. `| head`): stop early.
+    private(set) var outputClosed = false
+
+    /// A session writing fix lines to `outputFD` and the summary to `summaryFD` (default: standard
+    /// error with `--json`, so the JSON stream stays clean, else standard output).
+    init(options: ReplayOptions, outputFD: Int32 = 1, summaryFD: Int32? = nil) {
+        self.options = options
+        self.outputFD = outputFD
+        self.summaryFD = summaryFD ?? (options.json ? 2 : 1)
+        pipeline = NMEAPipeline(strict: options.strict)
+    }
+
+    /// Feeds a chunk of input, printing the fixes it completes.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        var pipeline = self.pipeline
+        pipeline.feed(bytes) { fix in emit(fix) }
+        self.pipeline = pipeline
+        if out.count > out.capacity - 4096 { flush() }
+    }
+
+    /// Ends the input, prints the last fix and the summary. Returns the exit status.
+    mutating func finish() -> Int32 {
+        var pipeline = self.pipeline
+        pipeline.finish { fix in emit(fix) }
+        self.pipeline = pipeline
+        flush()
+        var summary = OutputBuffer(capacity: 4096)
+        ReplaySummary.append(pipeline: pipeline, first: firstFix, last: lastFix, to: &summary)
+        summary.withBytes { _ = StandardStreams.write(fd: summaryFD, $0) }
+        let framed = pipeline.framer.counters
+        if framed.sentencesDelivered == 0 {
+            if framed.missingChecksums > 0 {
+                StandardStreams.err("puckd replay: all \(framed.missingChecksums) sentences lack a checksum and "
+                    + "--strict drops them; run without --strict to accept them\n")
+            } else {
+                StandardStreams.err("puckd replay: no NMEA sentences found; is the input an NMEA 0183 log "
+                    + "(lines starting with '$')?\n")
+            }
+            return ExitStatus.dataError
+        }
+        if outputClosed && errno != EPIPE { return ExitStatus.ioError }
+        return ExitStatus.ok
+    }
+
+    private mutating func emit(_ fix: borrowing Fix) {
+        if firstFix == nil { firstFix = copy fix }
+        lastFix = copy fix
+        if outputClosed { return }
+        if options.realtime {
+            flush()
+            pacer.wait(for: fix)
+        }
+        if options.json {
+            FixJSON.append(fix, to: &out)
+        } else {
+            FixSummary.append(fix, to: &out)
+        }
+        printedFixes += 1
+        if options.realtime { flush() }
+    }
+
+    private mutating func flush() {
+        if out.isEmpty || outputClosed { return }
+        let ok = out.withBytes { StandardStreams.write(fd: outputFD, $0) }
+        if !ok { outputClosed = true }
+        out.removeAll()
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+import TestSupport
+@testable import NMEA
+
+/// The hot path allocates nothing: framing, parsing and assembling every corpus log (after one
+/// warm-up pass) makes zero heap allocations, in debug and release builds.
+@Suite struct NMEAAllocationTests {
+    static let corpus: [UInt8] = corpusLogs.flatMap { $0 }
+
+    @Test func wholeCorpusSecondPassAllocatesNothing() throws {
+        try #require(Self.corpus.count > 400_000)
+        var pipeline = NMEAPipeline()
+        var fixes = 0
+        Self.corpus.withUnsafeBytes { raw in
+            pipeline.feed(raw) { _ in fixes += 1 }                   // warm-up pass
+        }
+        let warmFixes = fixes
+        let allocations = Self.corpus.withUnsafeBytes { raw in
+            allocationCount {
+                var offset = 0
+                while offset < raw.count {                             // serial-port-sized chunks
+                    let n = min(512, raw.count - offset)
+                    pipeline.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n])) { _ in fixes += 1 }
+                    offset += n
+                }
+                pipeline.finish { _ in fixes += 1 }
+            }
+        }
+        let secondPassFixes = fixes - warmFixes
+        #expect(allocations == 0)
+        #expect(secondPassFixes > 700)
+    }
+
+    @Test func freshPipelineAllocatesNothing() {
+        // Even the first use of a new pipeline (after the code paths were warmed once) is allocation-free.
+        Self.corpus.withUnsafeBytes { raw in
+            var warm = NMEAPipeline()
+            warm.feed(raw) { _ in }
+        }
+        let allocations = Self.corpus.withUnsafeBytes { raw in
+            allocationCount {
+                var pipeline = NMEAPipeline(strict: true)
+                pipeline.feed(raw) { _ in }
+                pipeline.finish { _ in }
+            }
+        }
+        #expect(allocations == 0)
+    }
+
+    @Test func fuzzHarnessAllocatesNothing() {
+        let sample = Array(Self.corpus.prefix(60_000))
+        _ = sample.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 33) }
+        let allocations = sample.withUnsafeBytes { raw in
+            allocationCount { _ = NMEAFuzzHarness.feed(raw, chunkSize: 33) }
+        }
+        #expect(allocations == 0)
+    }
+}

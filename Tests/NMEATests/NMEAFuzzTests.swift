@@ -1,0 +1,117 @@
+import Testing
+import TestSupport
+@testable import NMEA
+
+/// SplitMix64: a tiny deterministic generator (same seed → same sequence on every platform).
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+}
+
+/// The corpus logs, loaded once.
+let corpusLogs: [[UInt8]] = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").compactMap {
+    Fixtures.bytes("nmea/gpsd/" + $0)
+}
+
+@Suite struct NMEAFuzzTests {
+    /// Mutates a window of corpus bytes: bit flips, truncation, splices from another log, random bytes,
+    /// duplicated runs, and deleted runs.
+    static func mutate(_ rng: inout SplitMix64) -> [UInt8] {
+        let log = corpusLogs[rng.below(corpusLogs.count)]
+        let start = rng.below(log.count)
+        var bytes = Array(log[start..<min(log.count, start + 256 + rng.below(4096))])
+        for _ in 0..<(1 + rng.below(6)) {
+            guard !bytes.isEmpty else { break }
+            switch rng.below(6) {
+            case 0:                                                   // bit flips
+                for _ in 0..<(1 + rng.below(8)) { bytes[rng.below(bytes.count)] ^= UInt8(1 << rng.below(8)) }
+            case 1:                                                   // truncation
+                bytes.removeLast(rng.below(bytes.count))
+            case 2:                                                   // splice from another log
+                let other = corpusLogs[rng.below(corpusLogs.count)]
+                let from = rng.below(other.count)
+                let piece = other[from..<min(other.count, from + rng.below(400))]
+                bytes.insert(contentsOf: piece, at: rng.below(bytes.count + 1))
+            case 3:                                                   // random bytes
+                let noise = (0..<(1 + rng.below(64))).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                bytes.insert(contentsOf: noise, at: rng.below(bytes.count + 1))
+            case 4:                                                   // duplicate a run
+                let from = rng.below(bytes.count)
+                let run = Array(bytes[from..<min(bytes.count, from + rng.below(200))])
+                bytes.insert(contentsOf: run, at: rng.below(bytes.count + 1))
+            default:                                                  // delete a run
+                let from = rng.below(bytes.count)
+                bytes.removeSubrange(from..<min(bytes.count, from + rng.below(100)))
+            }
+        }
+        return bytes
+    }
+
+    @Test func mutatedCorpusKeepsEveryInvariant() throws {
+        try #require(corpusLogs.count == 22)
+        var rng = SplitMix64(state: 0x5EED_0002)
+        var fixes = 0, positionFixes = 0, sentences = 0
+        for iteration in 0..<3000 {
+            let bytes = Self.mutate(&rng)
+            let chunk = 1 + rng.below(700)
+            let strict = rng.below(4) == 0
+            let report = bytes.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: chunk, strict: strict) }
+            if let violation = report.violation {
+                Issue.record("iteration \(iteration): \(violation)")
+                break
+            }
+            fixes += report.fixes
+            positionFixes += report.positionFixes
+            sentences += report.sentences
+        }
+        // The mutations leave most sentences intact: the harness really ran the pipeline.
+        print("fuzz: 3000 inputs, \(sentences) sentences, \(fixes) fixes, \(positionFixes) with a position")
+        #expect(sentences > 50_000 && fixes > 9_000 && positionFixes > 6_000)
+    }
+
+    @Test func fuzzingIsDeterministic() {
+        func run() -> [NMEAFuzzHarness.Report] {
+            var rng = SplitMix64(state: 42)
+            return (0..<50).map { _ in Self.mutate(&rng).withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 97) } }
+        }
+        #expect(run() == run())
+    }
+
+    @Test func randomBytesNeverCrash() {
+        var rng = SplitMix64(state: 7)
+        for _ in 0..<200 {
+            // Mostly sentence-like characters, so the parser sees many broken fields.
+            let alphabet = Array("$GPGGARMCVTGSVZDA,.*0123456789NSEWAV\r\n!".utf8)
+            let bytes = (0..<(1 + rng.below(3000))).map { _ in
+                rng.below(10) == 0 ? UInt8(truncatingIfNeeded: rng.next()) : alphabet[rng.below(alphabet.count)]
+            }
+            let report = bytes.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 1 + rng.below(64)) }
+            #expect(report.violation == nil)
+        }
+    }
+
+    @Test func harnessDetectsBrokenFixes() {
+        var fix = Fix(timeOfDayNanoseconds: 1_000_000_000)
+        #expect(NMEAFuzzHarness.rangeViolation(fix) == nil)
+        fix.mode = .threeD
+        #expect(NMEAFuzzHarness.rangeViolation(fix) != nil)         // a fix without position
+        fix.quality = .gps
+        fix.latitudeDegrees = 91
+        fix.longitudeDegrees = 0
+        #expect(NMEAFuzzHarness.rangeViolation(fix) != nil)
+        fix.latitudeDegrees = 45
+        #expect(NMEAFuzzHarness.rangeViolation(fix) == nil)
+        fix.courseDegrees = 360
+        #expect(NMEAFuzzHarness.rangeViolation(fix) != nil)
+        fix.courseDegrees = 10
+        fix.utcNanoseconds = 5                                        // not on the same time of day
+        #expect(NMEAFuzzHarness.rangeViolation(fix) != nil)
+    }
+}
