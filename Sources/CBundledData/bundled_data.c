@@ -5,7 +5,7 @@
 #pragma clang diagnostic ignored "-Wc23-extensions"
 
 static const unsigned char drive[] = {
-#embed "../../Tests/Fixtures/nmea/gpsd/quectel-l76k-nmea.nmea"
+#embed "../../Tests/Fixtures/nmea/gpsd/nmea-rtk.nmea"
 };
 static const unsigned char license[] = {
 #embed "../../Tests/Fixtures/nmea/gpsd/COPYING"

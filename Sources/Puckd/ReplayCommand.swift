@@ -13,7 +13,8 @@ public enum ReplayCommand {
           puckd replay [FILE|-] [--json] [--realtime] [--strict]
               Replay an NMEA 0183 log: one line per fix, then a summary of every counter.
               FILE    the log to read; '-' reads standard input; no FILE replays the drive built into
-                      puckd (gpsd's quectel-l76k-nmea log, Seattle, 5 Hz; BSD-2-Clause)
+                      puckd (gpsd's nmea-rtk log: 10 Hz, course turning
+                      through the whole circle, DGPS then RTK; BSD-2-Clause)
               --json      one JSON object per fix (time, lat, lon, alt, speed, track, mode, eph, epv),
                           the format compare_fixes.py scores; the summary goes to standard error
               --realtime  pace the fixes as recorded (pauses capped at 2 s)

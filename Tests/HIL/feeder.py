@@ -343,7 +343,7 @@ def main():
     p.add_argument("--gps-socket", required=True, help="QEMU's unix socket behind the guest's GPS UART")
     p.add_argument("--control-socket", help="QEMU's unix socket behind the guest's control UART (ttyS2)")
     p.add_argument("--capture", help="file that receives everything the guest transmits on the GPS UART")
-    p.add_argument("--nmea", default=os.path.normpath(default_nmea), help="NMEA log (default: the bundled drive)")
+    p.add_argument("--nmea", default=os.path.normpath(default_nmea), help="NMEA log (default: gpsd's quectel-l76k log, 5 Hz, every sentence type)")
     p.add_argument("--autostart", action="store_true", help="play at once instead of waiting for 'play'")
     p.add_argument("--loop", action="store_true", help="start over at the end of the log")
     p.add_argument("--speed", type=float, default=1.0, help="playback speed factor (default 1)")

@@ -9,7 +9,7 @@
 # Options:
 #   --name NAME         run directory .build/hil/run/NAME (default: adhoc); it is emptied first
 #   --timeout SECONDS   whole VM run (default: $HIL_TIMEOUT or 240)
-#   --gps FILE          NMEA log the feeder serves (default: the bundled drive)
+#   --gps FILE          NMEA log the feeder serves (default: gpsd's quectel-l76k log)
 #   --feeder-arg ARG    extra argument for feeder.py (repeatable; e.g. --feeder-arg=--loop)
 #   --no-feeder         no feeder: ttyS1 and ttyS2 go nowhere
 #   --prepare           build only, do not boot

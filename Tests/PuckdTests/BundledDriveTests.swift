@@ -5,7 +5,7 @@ import CBundledData
 @Suite struct BundledDriveTests {
     /// The drive compiled into puckd is byte-for-byte the fixture the NMEA tests score against gpsd.
     @Test func embeddedDriveMatchesFixture() throws {
-        let fixture = try #require(Fixtures.bytes("nmea/gpsd/quectel-l76k-nmea.nmea"))
+        let fixture = try #require(Fixtures.bytes("nmea/gpsd/nmea-rtk.nmea"))
         let embedded = Array(UnsafeBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count()))
         #expect(embedded == fixture)
         let license = String(decoding: UnsafeBufferPointer(start: bundled_drive_license_bytes(),
