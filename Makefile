@@ -5,11 +5,13 @@ SWIFT        ?= swift
 BUILD_PKGS   := libserialport-dev libgpiod-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd
 BENCH_PKGS   := $(TEST_PKGS) gpsd-clients python3-pip python3-venv time valgrind
-# The device binary: Swift runtime linked statically, so the board needs no Swift toolchain.
-RELEASE_FLAGS := -c release --static-swift-stdlib
-PUCKD        := .build/release/puckd
+# The device binary: one static executable (Swift runtime, libserialport.a and libgpiod.a linked in),
+# so the board needs no Swift toolchain and peak RSS stays small. It has its own scratch directory so
+# switching between it and the test builds does not rebuild everything.
+DEVICE_FLAGS := -c release -Xswiftc -static-executable --scratch-path .build/device
+PUCKD        := .build/device/release/puckd
 
-.PHONY: all deps-build deps-test deps-bench build run test test-debug test-release bench hil clean
+.PHONY: all deps-build deps-test deps-bench build run test bench hil clean install uninstall
 
 all: build
 
@@ -18,7 +20,7 @@ deps-test:  ; @./scripts/apt-ensure $(TEST_PKGS)
 deps-bench: ; @./scripts/apt-ensure $(BENCH_PKGS)
 
 build: deps-build
-	$(SWIFT) build $(RELEASE_FLAGS) --product puckd
+	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
 
 # The main job on the embedded default: replay the drive compiled into the binary.
 run: build
@@ -32,7 +34,7 @@ test: deps-test
 	$(SWIFT) test --skip-build -c release
 
 bench: deps-bench
-	$(SWIFT) build $(RELEASE_FLAGS) --product puckd
+	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
 	$(SWIFT) build -c release --product puckd-bench
 	./scripts/bench
 
@@ -40,6 +42,16 @@ bench: deps-bench
 # GPIO, I2C and UART drivers; installs its Debian packages; fails on any failure (Tests/HIL/README.md).
 hil:
 	Tests/HIL/run-scenarios.sh
+
+# Installs puckd as a systemd service for a board profile (board/*.conf); see board/README.md.
+#   make install BOARD=pi4-berrygps-imu-v4      make uninstall
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+install: build
+	@[ -n "$(BOARD)" ] || { echo "make install BOARD=NAME (boards: $$(ls board/*.conf | sed 's|board/||; s|\.conf||' | tr '\n' ' '))"; exit 64; }
+	$(SUDO) board/install.sh $(BOARD)
+
+uninstall:
+	$(SUDO) board/install.sh --uninstall
 
 clean:
 	rm -rf .build
