@@ -25,6 +25,11 @@ extension Arguments {
     func mode() -> Result<ConsoleCommand, CommandError> {
         if argumentCount == 0 { return .success(.mode(.show)) }
         if argumentCount > 2 { return error(.unexpectedArgument, word: 3) }
+        let chosen: Int
+        switch keyword(.mode, at: 1) {
+        case .failure(let e): return .failure(e)
+        case .success(let index): chosen = index
+        }
         var animated = true
         if argumentCount == 2 {
             guard CommandKeywords.immediate.index(of: words[2]) != nil else {
@@ -33,10 +38,8 @@ extension Arguments {
             }
             animated = false
         }
-        return keyword(.mode, at: 1).map { index in
-            if let mode = TrackingMode(rawValue: UInt8(index)), index < 8 { return .mode(.set(mode, animated: animated)) }
-            return .mode(.next(animated: animated))
-        }
+        if chosen < 8, let mode = TrackingMode(rawValue: UInt8(chosen)) { return .success(.mode(.set(mode, animated: animated))) }
+        return .success(.mode(.next(animated: animated)))
     }
 
     func viewport() -> Result<ConsoleCommand, CommandError> {
@@ -118,12 +121,11 @@ extension Arguments {
     /// An unknown `viewport follow` option; the suggestion compares the part before `=` with the option names.
     private func unknownOption(_ index: Int, key: UnsafeRawBufferPointer) -> Result<ConsoleCommand, CommandError> {
         var best: Int?
-        var bestDistance = SuggestNearest.threshold(forLength: key.count) + 1
+        var bestScore = Int.max
         let names: InlineArray<4, StaticString> = ["zoom", "pitch", "bearing", "immediate"]
         var k = 0
         while k < 4 {
-            let d = SuggestNearest.distance(key, names[k])
-            if d < bestDistance { best = k; bestDistance = d }
+            if let s = SuggestNearest.score(key, names[k]), s < bestScore { best = k; bestScore = s }
             k += 1
         }
         return error(.unknownKeyword(.followOptions, suggestion: best), word: index)

@@ -114,10 +114,17 @@ public struct ConsoleText: Sendable, Equatable {
 }
 
 extension OutputBuffer {
-    /// Appends the bytes of `text` as they are (text output; JSON uses `appendJSONString`), with `…`
-    /// when the text was truncated.
+    /// Appends `text` for a terminal (JSON uses `JSONWriter.text`): control bytes (C0 and DEL, which
+    /// could move the cursor or end a line) become `?`; `…` marks a truncated text.
     public mutating func append(text: borrowing ConsoleText) {
-        text.withBytes { append($0) }
+        text.withBytes { bytes in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                append(b < 0x20 || b == 0x7F ? UInt8(ascii: "?") : b)
+                i += 1
+            }
+        }
         if text.isTruncated { append("\u{2026}") }
     }
 }

@@ -21,7 +21,7 @@ public enum GPSView {
         if fix.isLeapSecond { out.append(" (leap second)") }
         if let received = receivedNanoseconds {
             out.append(", received ")
-            RenderFormat.seconds(nanoseconds: nowNanoseconds - received, decimals: 2, to: &out)
+            RenderFormat.seconds(nanoseconds: nowNanoseconds &- received, decimals: 2, to: &out)
             out.append(" ago")
         }
         out.append("\nfix           "); out.append(FixSummary.modeName(fix.mode))
@@ -73,7 +73,7 @@ public enum GPSView {
                                   to out: inout OutputBuffer) {
         var o = JSONWriter.begin(&out)
         o.string("reply", "gps", &out)
-        o.number("ageSeconds", receivedNanoseconds.map { Double(nowNanoseconds - $0) / 1e9 }, decimals: 3, &out)
+        o.number("ageSeconds", receivedNanoseconds.map { Double(nowNanoseconds &- $0) / 1e9 }, decimals: 3, &out)
         o.key("fix", &out)
         if let fix { appendFixObject(fix, to: &out) } else { out.append("null") }
         o.end(&out)

@@ -25,7 +25,7 @@ public enum HeadingView {
             out.append(h.calibrationNeeded ? ", calibration needed (calibrate mag)" : ", no calibration needed")
             out.append("\nmagnetometer  "); out.append(decisionName(h.magnetometer))
             out.append("\nsample age    ")
-            RenderFormat.seconds(nanoseconds: device.nowNanoseconds - h.timestampNanoseconds, decimals: 2, to: &out)
+            RenderFormat.seconds(nanoseconds: device.nowNanoseconds &- h.timestampNanoseconds, decimals: 2, to: &out)
             out.append(UInt8(ascii: "\n"))
         } else {
             out.append("heading: no IMU heading (no IMU, or not running yet; see status for faults)\n")
@@ -69,7 +69,7 @@ public enum HeadingView {
             g.string("calibrationState", h.calibrationState.name, &out)
             g.bool("calibrationNeeded", h.calibrationNeeded, &out)
             g.string("magnetometer", decisionName(h.magnetometer), &out)
-            g.number("sampleAgeSeconds", Double(device.nowNanoseconds - h.timestampNanoseconds) / 1e9, decimals: 3, &out)
+            g.number("sampleAgeSeconds", Double(device.nowNanoseconds &- h.timestampNanoseconds) / 1e9, decimals: 3, &out)
             g.end(&out)
         } else {
             out.append("null")

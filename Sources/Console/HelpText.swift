@@ -193,7 +193,7 @@ public enum HelpText {
             out.append("  ")
             let shown: StaticString = name == .viewport ? "viewport [follow|overview|idle]"
                 : name == .config ? "config [KEY [VALUE]]|save" : usage(name)
-            RenderFormat.label(shown, width: 30, to: &out)
+            RenderFormat.label(shown, width: 33, to: &out)
             out.append(summary(name))
             out.append(UInt8(ascii: "\n"))
             i += 1

@@ -22,7 +22,7 @@ public enum StatusView {
                 out.append(")")
             }
             if let received = state.device.fixReceivedNanoseconds {
-                out.append("  age "); RenderFormat.seconds(nanoseconds: state.device.nowNanoseconds - received, decimals: 1, to: &out)
+                out.append("  age "); RenderFormat.seconds(nanoseconds: state.device.nowNanoseconds &- received, decimals: 1, to: &out)
             }
             out.append("\ntime          ")
             if let utc = fix.utcNanoseconds { out.append(isoTime: utc, fractionDigits: 1) } else { out.append("date unknown") }
@@ -137,7 +137,7 @@ public enum StatusView {
             g.number("horizontalAccuracyMeters", fix.horizontalAccuracyMeters, decimals: 3, &out)
             g.string("accuracySource", GPSView.accuracySourceName(fix.accuracySource), &out)
             var age: Double?
-            if let received = state.device.fixReceivedNanoseconds { age = Double(state.device.nowNanoseconds - received) / 1e9 }
+            if let received = state.device.fixReceivedNanoseconds { age = Double(state.device.nowNanoseconds &- received) / 1e9 }
             g.number("ageSeconds", age, decimals: 3, &out)
             g.integer("utcNanoseconds", fix.utcNanoseconds, &out)
             g.number("speedMetersPerSecond", fix.speedMetersPerSecond, decimals: 3, &out)

@@ -49,35 +49,42 @@ public enum SuggestNearest {
         return previous[n]
     }
 
+    /// How well `candidate` fits `word`: twice the edit distance, minus one when the word is a prefix of
+    /// the candidate (so `of` prefers `off` to `on`, `stat` prefers `stats` to `status`); nil beyond the
+    /// threshold.
+    public static func score(_ word: UnsafeRawBufferPointer, _ candidate: StaticString) -> Int? {
+        let d = distance(word, candidate)
+        guard d <= threshold(forLength: word.count) else { return nil }
+        return 2 * d - (CommandWords.hasPrefix(candidate, word) ? 1 : 0)
+    }
+
     /// The nearest command word to `word` within the threshold (ties: the earlier command in
-    /// `help` order), or nil.
+    /// `help` order; the alias `exit` suggests `quit`), or nil.
     public static func command(for word: UnsafeRawBufferPointer) -> ConsoleCommandName? {
         var best: ConsoleCommandName?
-        var bestDistance = threshold(forLength: word.count) + 1
+        var bestScore = Int.max
         var i = 0
         while i < ConsoleCommandName.count {
             let name = ConsoleCommandName.at(i)
-            let d = distance(word, name.word)
-            if d < bestDistance {
+            if let s = score(word, name.word), s < bestScore {
                 best = name
-                bestDistance = d
+                bestScore = s
             }
             i += 1
         }
-        if distance(word, "exit") < bestDistance { best = .quit }   // the alias, suggested as `quit`
+        if let s = score(word, "exit"), s < bestScore { best = .quit }
         return best
     }
 
     /// The index of the nearest word of `keywords` to `word` within the threshold, or nil.
     public static func keyword(for word: UnsafeRawBufferPointer, in keywords: CommandKeywords) -> Int? {
         var best: Int?
-        var bestDistance = threshold(forLength: word.count) + 1
+        var bestScore = Int.max
         var i = 0
         while i < keywords.count {
-            let d = distance(word, keywords.word(i))
-            if d < bestDistance {
+            if let s = score(word, keywords.word(i)), s < bestScore {
                 best = i
-                bestDistance = d
+                bestScore = s
             }
             i += 1
         }
