@@ -16,17 +16,35 @@ extension ConsoleSession {
             return
         }
         if interactive {
-            var i = 0
-            while i < reply.count {
-                let b = reply[i]
-                if b == 0x0A { output.append(0x0D) }
-                output.append(b)
-                i += 1
-            }
+            _ = Self.copyLines(reply, to: &output, lineEnd: "\r\n", maximumLines: Int.max)
         } else {
             output.append(contentsOf: reply)
         }
         counters.bytesOut += Int64(needed)
+    }
+
+    /// Copies the lines of `source` (each ending in `\n`) to `destination` with `lineEnd` instead of
+    /// the `\n`, at most `maximumLines` of them, segment by segment; returns the lines copied.
+    static func copyLines(_ source: borrowing OutputBuffer, to destination: inout OutputBuffer, lineEnd: StaticString,
+                          maximumLines: Int) -> Int {
+        source.withBytes { bytes in
+            var lines = 0
+            var start = 0
+            var i = 0
+            while i < bytes.count && lines < maximumLines {
+                if bytes[i] == 0x0A {
+                    destination.append(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
+                    destination.append(lineEnd)
+                    lines += 1
+                    start = i + 1
+                }
+                i += 1
+            }
+            if lines < maximumLines && start < bytes.count {
+                destination.append(UnsafeRawBufferPointer(rebasing: bytes[start..<bytes.count]))
+            }
+            return lines
+        }
     }
 
     /// Newlines in the reply buffer.

@@ -59,12 +59,7 @@ extension ConsoleSession {
         let room = rows - 2                       // header line + the row the cursor ends on
         let shownLines = totalLines <= room ? totalLines : room - 1
         // Size: ESC[H + header + lines (+ ESC[K CR LF each) + note + ESC[J.
-        var needed = 3 + 64 + 3
-        var line = 0, i = 0
-        while i < reply.count && line < shownLines {
-            if reply[i] == 0x0A { needed += 5; line += 1 } else { needed += 1 }
-            i += 1
-        }
+        var needed = reply.count + 5 * shownLines + 3 + 64 + 3
         if shownLines < totalLines { needed += 80 }
         guard needed <= outputRoom else {
             counters.droppedReplies += 1
@@ -78,18 +73,7 @@ extension ConsoleSession {
         output.append(" s: ")
         output.append(w.view.name.word)
         output.append("   (Ctrl-C or q stops)\u{1B}[K\r\n")
-        line = 0
-        i = 0
-        while i < reply.count && line < shownLines {
-            let b = reply[i]
-            if b == 0x0A {
-                output.append("\u{1B}[K\r\n")
-                line += 1
-            } else {
-                output.append(b)
-            }
-            i += 1
-        }
+        _ = Self.copyLines(reply, to: &output, lineEnd: "\u{1B}[K\r\n", maximumLines: shownLines)
         if shownLines < totalLines {
             output.append("\u{2026} ")
             output.append(int: totalLines - shownLines)

@@ -84,24 +84,31 @@ public struct JSONWriter {
     /// A quoted, escaped JSON string from arbitrary bytes.
     public static func string(_ bytes: UnsafeRawBufferPointer, _ out: inout OutputBuffer) {
         out.append(UInt8(ascii: "\""))
+        var run = 0   // start of the pending run of bytes that need no escaping
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
-            if b < 0x80 {
-                escapeASCII(b, &out)
+            if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
                 i += 1
                 continue
             }
-            let n = validSequenceLength(bytes, at: i)
-            if n == 0 {
-                out.append("\\ufffd")
+            if run < i { out.append(UnsafeRawBufferPointer(rebasing: bytes[run..<i])) }
+            if b < 0x80 {
+                escapeASCII(b, &out)
                 i += 1
             } else {
-                var k = 0
-                while k < n { out.append(bytes[i + k]); k += 1 }
-                i += n
+                let n = validSequenceLength(bytes, at: i)
+                if n == 0 {
+                    out.append("\\ufffd")
+                    i += 1
+                } else {
+                    out.append(UnsafeRawBufferPointer(rebasing: bytes[i..<i + n]))
+                    i += n
+                }
             }
+            run = i
         }
+        if run < bytes.count { out.append(UnsafeRawBufferPointer(rebasing: bytes[run..<bytes.count])) }
         out.append(UInt8(ascii: "\""))
     }
 

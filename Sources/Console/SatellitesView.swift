@@ -22,10 +22,11 @@ public enum SatellitesView {
             out.append(int: SkyView.capacity); out.append(")")
         }
         out.append(UInt8(ascii: "\n"))
+        let table = SatelliteTable(sky)
         var c = 0
         while c < order.count {
             let constellation = order[c]
-            let (signals, used) = tally(sky, constellation)
+            let signals = table.signals[c], used = table.used[c]
             c += 1
             if signals == 0 { continue }
             out.append(constellation.name)
@@ -33,8 +34,8 @@ public enum SatellitesView {
             out.append(int: used); out.append(" used\n")
             out.append("    PRN  elev\u{00B0}  azim\u{00B0}  SNR dB-Hz  sig  used\n")
             var i = 0
-            while i < sky.count {
-                let s = sky[i]
+            while i < table.count {
+                let s = table.entries[i]
                 i += 1
                 if s.identity.constellation != constellation { continue }
                 RenderFormat.rightAligned(Int64(s.identity.prn), width: 7, to: &out)
@@ -67,11 +68,12 @@ public enum SatellitesView {
         o.integer("droppedSignals", sky.droppedEntries, &out)
         o.key("constellations", &out)
         out.append(UInt8(ascii: "["))
+        let table = SatelliteTable(sky)
         var first = true
         var c = 0
         while c < order.count {
             let constellation = order[c]
-            let (signals, used) = tally(sky, constellation)
+            let signals = table.signals[c], used = table.used[c]
             c += 1
             if signals == 0 { continue }
             if !first { out.append(UInt8(ascii: ",")) }
@@ -84,8 +86,8 @@ public enum SatellitesView {
             out.append(UInt8(ascii: "["))
             var firstSatellite = true
             var i = 0
-            while i < sky.count {
-                let s = sky[i]
+            while i < table.count {
+                let s = table.entries[i]
                 i += 1
                 if s.identity.constellation != constellation { continue }
                 if !firstSatellite { out.append(UInt8(ascii: ",")) }
@@ -107,18 +109,44 @@ public enum SatellitesView {
         o.end(&out)
     }
 
-    /// Signals and used signals of one constellation.
-    static func tally(_ sky: borrowing SkyView, _ constellation: Constellation) -> (signals: Int, used: Int) {
-        var signals = 0, used = 0
+}
+
+/// The entries of a `SkyView` copied out in one pass, with signals and used signals per constellation
+/// (`SatellitesView.order`). `SkyView`'s subscript copies its whole inline storage on every call, so
+/// the views read each entry once through this table instead of once per constellation.
+struct SatelliteTable {
+    var entries = InlineArray<96, SatelliteInView>(
+        repeating: SatelliteInView(identity: SatelliteIdentity(constellation: .unknown, svid: 0, prn: 0)))
+    var count = 0
+    /// Per `SatellitesView.order` index.
+    var signals = InlineArray<9, Int>(repeating: 0)
+    var used = InlineArray<9, Int>(repeating: 0)
+
+    init(_ sky: borrowing SkyView) {
+        count = min(sky.count, SkyView.capacity)
         var i = 0
-        while i < sky.count {
+        while i < count {
             let s = sky[i]
-            if s.identity.constellation == constellation {
-                signals += 1
-                if s.used { used += 1 }
-            }
+            entries[i] = s
+            let k = Self.orderIndex(s.identity.constellation)
+            signals[k] += 1
+            if s.used { used[k] += 1 }
             i += 1
         }
-        return (signals, used)
+    }
+
+    /// Index of `constellation` in `SatellitesView.order`.
+    static func orderIndex(_ constellation: Constellation) -> Int {
+        switch constellation {
+        case .gps: 0
+        case .sbas: 1
+        case .glonass: 2
+        case .galileo: 3
+        case .beidou: 4
+        case .qzss: 5
+        case .navic: 6
+        case .imes: 7
+        case .unknown: 8
+        }
     }
 }

@@ -93,12 +93,13 @@ public enum StatusView {
         out.append(" in view")
         guard sky.count > 0 else { return }
         out.append(" (")
+        let table = SatelliteTable(sky)
         var first = true
         var c = 0
         while c < SatellitesView.order.count {
             let constellation = SatellitesView.order[c]
+            let signals = table.signals[c], usedSignals = table.used[c]
             c += 1
-            let (signals, usedSignals) = SatellitesView.tally(sky, constellation)
             if signals == 0 { continue }
             if !first { out.append(", ") }
             first = false
