@@ -35,6 +35,7 @@ extension ConsoleSession {
         }
         if jsonMode { reply.append(UInt8(ascii: "\n")) }
         commitReply()
+        if case .quit = command { return }   // the session is over: no prompt after "bye"
         prompt()
     }
 

@@ -43,6 +43,13 @@ struct ConsoleSessionTests {
         #expect(!out.replacing("\r\n", with: "").contains("\n"))
     }
 
+    @Test func quitSaysByeWithoutAPrompt() {
+        let d = ConsoleDriver(interactive: true)
+        #expect(d.type("exit\r") == "exit\r\nbye\r\n")
+        #expect(d.type("\u{04}") == "\r\nbye\r\n")
+        #expect(d.commands == [.quit(.command), .quit(.endOfTransmission)])
+    }
+
     @Test func aCommandWithoutReplyGetsThePromptBackAtTheNextKey() {
         let d = ConsoleDriver(interactive: true)
         d.autoReply = false
