@@ -1,0 +1,35 @@
+/// A running `watch CMD HZ`: which view, how often, and when the next frame is due (monotonic
+/// nanoseconds, from the device's `tick` times).
+public struct WatchSchedule: Sendable, Equatable {
+    /// The view redrawn.
+    public var view: ConsoleView
+    /// Frames per second asked for (0.1...60).
+    public var hertz: Double
+    /// Time between frames, nanoseconds.
+    public var intervalNanoseconds: Int64
+    /// When the next frame is due; nil = at the next tick (a new watch draws at once).
+    public var nextDueNanoseconds: Int64?
+    /// Frames drawn so far (skipped ones not counted).
+    public var frames: Int64 = 0
+
+    public init(view: ConsoleView, hertz: Double) {
+        self.view = view
+        self.hertz = hertz
+        intervalNanoseconds = max(1, Int64((1e9 / hertz).rounded()))
+    }
+
+    /// True when a frame is due at `now`.
+    public func isDue(at now: Int64) -> Bool {
+        guard let due = nextDueNanoseconds else { return true }
+        return now >= due
+    }
+
+    /// Schedules the frame after the one drawn at `now`: one interval after the previous due time,
+    /// or after `now` when the device fell behind by a whole interval (no burst of catch-up frames).
+    public mutating func advance(from now: Int64) {
+        let base = nextDueNanoseconds ?? now
+        var next = base &+ intervalNanoseconds
+        if next <= now { next = now &+ intervalNanoseconds }
+        nextDueNanoseconds = next
+    }
+}
