@@ -10,6 +10,7 @@ let usage = """
       tracking     tracking core: ns per tick with every feature active
       heading      heading estimator: samples/s, BROAD heading RMSE table
       imu          IMU drivers on the simulated bus: µs per sample
+      console      console: ns per status render, watch frame and command line
 
     """
 
@@ -26,6 +27,8 @@ case "heading":
     runHeadingBench()
 case "imu":
     runIMUBench()
+case "console":
+    runConsoleBench()
 default:
     StandardStreams.err("puckd-bench: unknown area '\(arguments[1])'\n" + usage)
     exit(64)
