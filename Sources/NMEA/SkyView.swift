@@ -29,16 +29,19 @@ public struct SkyView: Sendable {
     /// Maximum number of entries kept; further entries are counted in `droppedEntries`.
     public static let capacity = 96
 
-    private var storage: InlineArray<96, SatelliteInView> =
+    @usableFromInline
+    internal var storage: InlineArray<96, SatelliteInView> =
         .init(repeating: SatelliteInView(identity: SatelliteIdentity(constellation: .unknown, svid: 0, prn: 0)))
     /// Number of entries.
-    public private(set) var count = 0
+    public internal(set) var count = 0
     /// Entries that did not fit.
     public private(set) var droppedEntries = 0
 
     public init() {}
 
-    /// The entry at `index` (0 ..< count).
+    /// The entry at `index` (0 ..< count). Inlinable so readers in other modules index the inline
+    /// storage in place instead of receiving a copy of all 96 entries.
+    @inlinable
     public subscript(index: Int) -> SatelliteInView {
         precondition(index >= 0 && index < count, "SkyView index out of range")
         return storage[index]
