@@ -10,7 +10,7 @@ import NMEA
 /// After start-up nothing is allocated per byte, sentence or fix.
 public enum ReplayCommand {
     public static let usage: StaticString = """
-          puckd replay [FILE|-] [--json] [--realtime] [--strict]
+          puckd replay [FILE|-] [--json] [--realtime] [--strict] [--track TARGET]
               Replay an NMEA 0183 log: one line per fix, then a summary of every counter.
               FILE    the log to read; '-' reads standard input; no FILE replays the drive built into
                       puckd (gpsd's nmea-rtk log: 10 Hz, course turning
@@ -19,6 +19,10 @@ public enum ReplayCommand {
                           the format compare_fixes.py scores; the summary goes to standard error
               --realtime  pace the fixes as recorded (pauses capped at 2 s)
               --strict    drop sentences that have no checksum
+              --track TARGET  drive the tracking core with the log's fixes and print the puck and
+                          camera at 60 Hz of log time (plus every tracking event) instead of fixes;
+                          TARGET: none, follow, followWithCourse, followWithHeading, off, recenter,
+                          navigation, compassNavigation (tracking modes) or followPuck, overview
         """
 
     /// Input and output chunk sizes, bytes.
@@ -117,12 +121,20 @@ struct ReplayOptions: Equatable {
     var json = false
     var realtime = false
     var strict = false
+    var track: ReplayTrackTarget?
 
     static func parse(_ arguments: ArraySlice<String>) -> Parsed {
         var options = ReplayOptions()
         var sawSource = false
-        for argument in arguments {
+        var rest = arguments
+        while let argument = rest.popFirst() {
             switch argument {
+            case "--track":
+                guard let name = rest.popFirst() else { return .failure("--track needs a target (\(ReplayTrackTarget.allowedNames))") }
+                guard let target = ReplayTrackTarget(name: name) else {
+                    return .failure("unknown --track target '\(name)'; allowed: \(ReplayTrackTarget.allowedNames)")
+                }
+                options.track = target
             case "--json": options.json = true
             case "--realtime": options.realtime = true
             case "--strict": options.strict = true

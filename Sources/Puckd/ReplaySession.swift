@@ -14,6 +14,9 @@ struct ReplaySession: ~Copyable {
     private var firstFix: Fix?
     private var lastFix: Fix?
     private var printedFixes = 0
+    /// The tracking core driven by the fixes (`--track`), else nil.
+    private var tracking: ReplayTracking?
+    private var trackingSummary: (ticks: UInt64, skipped: UInt64, forwardJumps: UInt64, backwardJumps: UInt64)?
     /// True once standard output was closed by the reader (e.g. `| head`): stop early.
     private(set) var outputClosed = false
 
@@ -24,6 +27,9 @@ struct ReplaySession: ~Copyable {
         self.outputFD = outputFD
         self.summaryFD = summaryFD ?? (options.json ? 2 : 1)
         pipeline = NMEAPipeline(strict: options.strict)
+        if let target = options.track {
+            tracking = ReplayTracking(target: target, json: options.json, realtime: options.realtime)
+        }
     }
 
     /// Feeds a chunk of input, printing the fixes it completes.
@@ -39,9 +45,20 @@ struct ReplaySession: ~Copyable {
         var pipeline = self.pipeline
         pipeline.finish { fix in emit(fix) }
         self.pipeline = pipeline
+        if var tracking = tracking.take() {
+            tracking.finish()
+            while tracking.drain(to: &out) { flush() }
+            trackingSummary = tracking.summary
+            self.tracking = consume tracking
+        }
         flush()
         var summary = OutputBuffer(capacity: 4096)
         ReplaySummary.append(pipeline: pipeline, first: firstFix, last: lastFix, to: &summary)
+        if let s = trackingSummary {
+            summary.append("tracking: "); summary.append(uint: s.ticks); summary.append(" ticks at 60 Hz of log time, ")
+            summary.append(uint: s.skipped); summary.append(" skipped across "); summary.append(uint: s.forwardJumps)
+            summary.append(" gaps, "); summary.append(uint: s.backwardJumps); summary.append(" backward time jumps\n")
+        }
         summary.withBytes { _ = StandardStreams.write(fd: summaryFD, $0) }
         let framed = pipeline.framer.counters
         if framed.sentencesDelivered == 0 {
@@ -62,6 +79,13 @@ struct ReplaySession: ~Copyable {
         if firstFix == nil { firstFix = copy fix }
         lastFix = copy fix
         if outputClosed { return }
+        if var tracking = tracking.take() {
+            tracking.deliver(fix)
+            while tracking.drain(to: &out) { flush() }
+            self.tracking = consume tracking
+            printedFixes += 1
+            return
+        }
         if options.realtime {
             flush()
             pacer.wait(for: fix)
@@ -76,7 +100,7 @@ struct ReplaySession: ~Copyable {
     }
 
     private mutating func flush() {
-        if out.isEmpty || outputClosed { return }
+        if out.isEmpty || outputClosed { out.removeAll(); return }
         let ok = out.withBytes { StandardStreams.write(fd: outputFD, $0) }
         if !ok { outputClosed = true }
         out.removeAll()
