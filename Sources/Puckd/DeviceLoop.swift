@@ -1,0 +1,198 @@
+import CLinux
+import Glibc
+import Hardware
+import NMEA
+
+/// The loop: `run` polls, reads the clock once per wake-up and calls `step`; `step` is also what tests
+/// drive with a synthetic clock.
+extension Device {
+    /// Runs the device with a source that has no line speed (file, TCP, gpsd) until a stop signal.
+    /// Returns the exit status.
+    public func run<Source: ByteSource & ~Copyable>(gps: inout Source) -> Int32 {
+        runLoop(gps: &gps, baudControl: false, describe: { _ in nil }) { _, _, _ throws(SourceError) in }
+    }
+
+    /// Runs the device with a serial source: `[gps] baud = auto` hunts for the receiver's rate.
+    /// `describe` says, once the port is open, how it was opened (the log line of the serial backend).
+    public func runSerial<Source: ByteSource & BaudRateControl & ~Copyable>(
+        gps: inout Source, describe: (borrowing Source) -> String? = { _ in nil }
+    ) -> Int32 {
+        runLoop(gps: &gps, baudControl: true, describe: describe) { (source: inout Source, rate: Int, now: Int64) throws(SourceError) in
+            try source.setBaudRate(rate, nowNanoseconds: now)
+        }
+    }
+
+    func runLoop<Source: ByteSource & ~Copyable>(
+        gps: inout Source, baudControl: Bool, describe: (borrowing Source) -> String?,
+        setBaud: (inout Source, Int, Int64) throws(SourceError) -> Void
+    ) -> Int32 {
+        var now = clinux_monotonic_ns()
+        if baudControl, case .auto = configuration.gps.baud {
+            var search = BaudRateSearch(candidates: SerialBaudRate.autoBaudOrder, nowNanoseconds: now)
+            try? setBaud(&gps, search.currentBaud, now)
+            _ = search.observe(pipeline.framer, nowNanoseconds: now)
+            baudSearch = search
+        }
+        if printsReport { printReport() }
+        notifier.ready(nowNanoseconds: now)
+        writeStatusLine(nowNanoseconds: now)
+        nextStatusNanoseconds = now + Int64(configuration.console.statusIntervalSeconds * 1e9)
+        var described = false
+        var ready = DeviceReadiness.gps
+        while stopSignal == 0 {
+            if let rate = step(gps: &gps, nowNanoseconds: now, ready: ready) { applyBaud(rate, &gps, now, setBaud) }
+            if !described, gpsStatus == .open {
+                described = true
+                if let text = describe(gps) { output.text("gps: " + text) }
+            }
+            if let stop = stopAtNanoseconds, now >= stop, stopSignal == 0 { stopSignal = -1 }
+            if stopSignal != 0 { break }
+            ready = waitForWake(gps: gps, nowNanoseconds: now)
+            now = clinux_monotonic_ns()       // the one clock read of this wake-up
+        }
+        return shutdown(nowNanoseconds: now)
+    }
+
+    private func applyBaud<Source: ByteSource & ~Copyable>(
+        _ rate: Int, _ gps: inout Source, _ now: Int64, _ setBaud: (inout Source, Int, Int64) throws(SourceError) -> Void
+    ) {
+        do throws(SourceError) {
+            try setBaud(&gps, rate, now)
+            output.line { out in
+                out.append("gps: auto-baud: no NMEA at the previous rate, trying ")
+                out.append(int: rate)
+                out.append(" baud")
+            }
+        } catch {
+            logSourceError(error)
+        }
+    }
+
+    /// Fills the poll set, waits, and says which descriptors are readable. The timeout is the nearest
+    /// deadline of the GPS source, the simulated board and the buttons, counted from `now` (the time of
+    /// the wake-up just handled; the tick timer wakes the loop at the tick rate anyway).
+    func waitForWake<Source: ByteSource & ~Copyable>(gps: borrowing Source, nowNanoseconds now: Int64) -> DeviceReadiness {
+        let request = gps.pollRequest
+        var deadline = request.deadlineNanoseconds
+        if let simulation { deadline = min(deadline, simulation.deadlineNanoseconds) }
+        if let due = buttons?.nextDeadlineNanoseconds { deadline = min(deadline, due) }
+        if let stop = stopAtNanoseconds { deadline = min(deadline, stop) }
+        var timeout: Int32 = 1000
+        if deadline != .max {
+            let wait = deadline - now
+            timeout = wait <= 0 ? 0 : Int32(min(1000, (wait + 999_999) / 1_000_000))
+        }
+        set(0, signalDescriptor, POLLIN)
+        set(1, tickTimer, POLLIN)
+        set(2, imuTimer, POLLIN)
+        set(3, request.fileDescriptor, request.events)
+        set(4, gpio.map { g in buttons?.descriptor(of: .primary, on: g) ?? -1 } ?? -1, POLLIN)
+        set(5, gpio.map { g in buttons?.descriptor(of: .secondary, on: g) ?? -1 } ?? -1, POLLIN)
+        set(6, gpio.map { g in ppsLine.map { g.eventDescriptor($0) } ?? -1 } ?? -1, POLLIN)
+        set(7, console?.fileDescriptor ?? -1, POLLIN)
+        let n = poll(pollSet, nfds_t(Self.pollCapacity), timeout)
+        counters.wakeUps &+= 1
+        var ready: DeviceReadiness = []
+        if n <= 0 { return ready }
+        let flags: [8 of DeviceReadiness] = [.signal, .tickTimer, .imuTimer, .gps, .primaryButton, .secondaryButton, .pps, .console]
+        var i = 0
+        while i < Self.pollCapacity {
+            if pollSet[i].revents != 0 { ready.insert(flags[i]) }
+            i += 1
+        }
+        return ready
+    }
+
+    private func set(_ index: Int, _ fd: Int32, _ events: Int16) {
+        pollSet[index] = pollfd(fd: fd, events: events, revents: 0)
+    }
+
+    private func set(_ index: Int, _ fd: Int32, _ events: Int32) { set(index, fd, Int16(events)) }
+
+    /// Handles one wake-up at `now`: signals, the simulated board, the GPS source, the IMU, buttons,
+    /// PPS, console, the tick, then the periodic work (status line, watchdog, state). Returns a baud rate
+    /// when auto-baud wants the port switched.
+    public func step<Source: ByteSource & ~Copyable>(gps: inout Source, nowNanoseconds now: Int64,
+                                                     ready: DeviceReadiness) -> Int? {
+        if ready.contains(.signal) { readSignals() }
+        simulation?.service(nowNanoseconds: now)
+        var baud: Int?
+        if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
+            baud = serviceGPS(&gps, nowNanoseconds: now)
+        }
+        if ready.contains(.imuTimer) { _ = clinux_timerfd_drain(imuTimer) }
+        if let next = imu?.nextPollNanoseconds, now >= next - imuPeriodNanoseconds / 2 { serviceIMU(nowNanoseconds: now) }
+        serviceButtons(ready, nowNanoseconds: now)
+        if ready.contains(.pps) { servicePPSLine() }
+        if ready.contains(.console) { serviceConsole(nowNanoseconds: now) }
+        if ready.contains(.tickTimer) { _ = clinux_timerfd_drain(tickTimer) }
+        if now >= nextTickNanoseconds {
+            tick(nowNanoseconds: now)
+            nextTickNanoseconds += tickPeriodNanoseconds
+            if nextTickNanoseconds <= now {
+                counters.skippedTicks &+= UInt64((now - nextTickNanoseconds) / tickPeriodNanoseconds + 1)
+                nextTickNanoseconds = now + tickPeriodNanoseconds
+            }
+        }
+        periodic(nowNanoseconds: now)
+        if reloadRequested {
+            reloadRequested = false
+            reload(nowNanoseconds: now)
+        }
+        return baud
+    }
+
+    private func readSignals() {
+        while true {
+            let signal = clinux_signalfd_next(signalDescriptor)
+            if signal <= 0 { return }
+            if signal == SIGHUP { reloadRequested = true } else { stopSignal = signal }
+        }
+    }
+
+    /// Clean shutdown: LEDs off, lines released, state saved, systemd told. Returns the exit status.
+    public func shutdown(nowNanoseconds now: Int64) -> Int32 {
+        notifier.stopping()
+        if let gpio {
+            if leds != nil {
+                do throws(GPIOError) { try leds?.allOff(on: gpio, nowNanoseconds: now) } catch {
+                    output.text("gpio: turning the LEDs off failed: " + error.description)
+                }
+            }
+            gpio.close()
+        }
+        var stateText = "state not saved"
+        if let stateStore {
+            let code = stateStore.save(stateRecord())
+            stateText = code == 0 ? "state saved to " + stateStore.path
+                : "saving the state to " + stateStore.path + " failed (" + String(cString: strerror(code)) + ")"
+        } else if let stateProblem {
+            stateText = "state not saved: " + stateProblem
+        }
+        let reason: String
+        switch stopSignal {
+        case SIGTERM: reason = "SIGTERM"
+        case SIGINT: reason = "SIGINT"
+        default: reason = "the configured run time"
+        }
+        output.text("stopped by " + reason + ": " + (leds != nil ? "LEDs off, " : "") + stateText)
+        if let simulation, let leds = configurationLEDOffsets {
+            var text = "sim: LED lines at exit:"
+            for (name, offset) in leds {
+                text += " " + name + " " + String(offset) + (simulation.gpio.isPhysicallyHigh(UInt32(offset)) ? " high" : " low")
+            }
+            output.text(text)
+        }
+        return ExitStatus.ok
+    }
+
+    /// The configured LED names and offsets (nil when none).
+    var configurationLEDOffsets: [(String, Int)]? {
+        let g = configuration.gpio
+        let all: [(String, Int?)] = [("fix", g.ledFix), ("mode", g.ledMode), ("fault", g.ledFault), ("heartbeat", g.ledHeartbeat),
+                                     ("red", g.ledModeRed), ("green", g.ledModeGreen), ("blue", g.ledModeBlue)]
+        let present = all.compactMap { name, offset in offset.map { (name, $0) } }
+        return present.isEmpty || leds == nil ? nil : present
+    }
+
+}
