@@ -144,7 +144,7 @@ public enum ConfigurationLoader {
         for (key, value) in zip(lineKeys, values) {
             guard let value else { continue }
             if let other = used.first(where: { $0.line == value }) {
-                let otherName = "[" + other.key.replacingDot + "]"
+                let otherName = "[" + other.key.replacingDot
                 throw fail(key, "line \(value) is also " + otherName + " (" + loaded.origin(of: other.key).description
                     + "); give each button, LED and PPS input its own line")
             }

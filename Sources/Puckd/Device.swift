@@ -73,11 +73,13 @@ public final class Device {
     public internal(set) var lastGoodFix: SavedFix?
     var gpsStatus: SourceStatus = .connecting
     var baudLockLogged = false
+    var gpsDescribed = false
     var accuracySetting: AccuracyAuthorization
     public internal(set) var faults: DeviceFaults = []
     var loggedFaults: DeviceFaults = []
     var modeChangedAtNanoseconds: Int64
     var imuState: IMUDeviceState = .probing
+    var imuFaultLogged = false
     var ppsProblem: String?
     var gpioProblem: String?
     var stateProblem: String?
@@ -177,7 +179,7 @@ public final class Device {
         }
         core.changeAuthorization(status: saved?.authorization ?? .authorized, accuracy: accuracySetting, atNanoseconds: now)
         core.setShowsUserLocation(saved?.showsLocation ?? c.tracking.showsLocation, atNanoseconds: now)
-        core.setTrackingMode(saved?.trackingMode ?? c.tracking.mode, animated: false, atNanoseconds: now)
+        core.setTrackingMode(saved?.trackingMode ?? c.tracking.mode, animated: true, atNanoseconds: now)
         switch saved?.viewport ?? c.tracking.viewport {
         case .idle: break
         case .followPuck:

@@ -58,23 +58,25 @@ extension Device {
     /// Logs IMU state changes (running, faulted) once each.
     func noteIMUState(nowNanoseconds now: Int64) {
         guard let status = imu?.status, status.state != imuState else { return }
-        let previous = imuState
         imuState = status.state
         switch status.state {
         case .running:
+            imuFaultLogged = false
             output.line { out in
                 out.append("imu: running")
                 if let chip = status.chip { out.append(" ("); out.append(chip.chip.name); out.append(")") }
                 if status.initializations > 1 { out.append(" again after a fault") }
             }
         case .faulted:
+            if imuFaultLogged { return }
+            imuFaultLogged = true
             output.line { out in
                 out.append("imu: ")
                 if let fault = status.lastFault { out.append(fault.summary) } else { out.append("fault") }
                 out.append("; the bearing falls back to the GPS course while puckd retries")
             }
         case .probing, .initializing, .backoff:
-            if previous == .running { output.line { out in out.append("imu: stopped delivering samples, retrying") } }
+            break
         }
     }
 }

@@ -27,30 +27,48 @@ extension Device {
         setBaud: (inout Source, Int, Int64) throws(SourceError) -> Void
     ) -> Int32 {
         var now = clinux_monotonic_ns()
-        if baudControl, case .auto = configuration.gps.baud {
-            var search = BaudRateSearch(candidates: SerialBaudRate.autoBaudOrder, nowNanoseconds: now)
-            try? setBaud(&gps, search.currentBaud, now)
-            _ = search.observe(pipeline.framer, nowNanoseconds: now)
-            baudSearch = search
-        }
+        if baudControl, let rate = startBaudSearch(nowNanoseconds: now) { try? setBaud(&gps, rate, now) }
         if printsReport { printReport() }
         notifier.ready(nowNanoseconds: now)
         writeStatusLine(nowNanoseconds: now)
         nextStatusNanoseconds = now + Int64(configuration.console.statusIntervalSeconds * 1e9)
-        var described = false
+        now = loop(gps: &gps, nowNanoseconds: now, describe: describe, setBaud: setBaud)
+        return shutdown(nowNanoseconds: now)
+    }
+
+    /// With `[gps] baud = auto`, starts the search (gpsd's order, 9600 first) and returns the rate to set
+    /// the port to; nil when the baud rate is fixed.
+    public func startBaudSearch(nowNanoseconds now: Int64) -> Int? {
+        guard case .auto = configuration.gps.baud else { return nil }
+        var search = BaudRateSearch(candidates: SerialBaudRate.autoBaudOrder, nowNanoseconds: now)
+        _ = search.observe(pipeline.framer, nowNanoseconds: now)
+        baudSearch = search
+        return search.currentBaud
+    }
+
+    /// The wake-up loop: handles the wake-up at `now` (the first one services the GPS source, which
+    /// opens it), then polls and handles wake-ups until a stop signal, `stopAtNanoseconds`, or
+    /// `maximumWakeUps` (tests). Returns the time of the last wake-up.
+    func loop<Source: ByteSource & ~Copyable>(
+        gps: inout Source, nowNanoseconds start: Int64, maximumWakeUps: Int = .max, describe: (borrowing Source) -> String?,
+        setBaud: (inout Source, Int, Int64) throws(SourceError) -> Void
+    ) -> Int64 {
+        var now = start
         var ready = DeviceReadiness.gps
-        while stopSignal == 0 {
+        var wakeUps = 0
+        while stopSignal == 0 && wakeUps < maximumWakeUps {
             if let rate = step(gps: &gps, nowNanoseconds: now, ready: ready) { applyBaud(rate, &gps, now, setBaud) }
-            if !described, gpsStatus == .open {
-                described = true
+            if !gpsDescribed, gpsStatus == .open {
+                gpsDescribed = true
                 if let text = describe(gps) { output.text("gps: " + text) }
             }
             if let stop = stopAtNanoseconds, now >= stop, stopSignal == 0 { stopSignal = -1 }
             if stopSignal != 0 { break }
             ready = waitForWake(gps: gps, nowNanoseconds: now)
             now = clinux_monotonic_ns()       // the one clock read of this wake-up
+            wakeUps += 1
         }
-        return shutdown(nowNanoseconds: now)
+        return now
     }
 
     private func applyBaud<Source: ByteSource & ~Copyable>(

@@ -85,7 +85,7 @@ extension Device {
                     text += " (the profile expects " + expected.name.description + ")"
                 }
             } else if let fault = imu.status.lastFault {
-                text += ": " + fault.message
+                text += ": no IMU answers (see degraded)"
                 degradations.append("no IMU heading (" + fault.summary.description
                     + "): the bearing falls back to the GPS course; puckd keeps probing")
             }
@@ -100,7 +100,7 @@ extension Device {
         } else if case .none = c.imu.chip {
             lines.append("imu: none configured: the bearing comes from the GPS course")
         } else if let imuProblem {
-            lines.append("imu: " + imuProblem)
+            lines.append("imu: not opened (see degraded)")
             degradations.append("no IMU: " + imuProblem + "; the bearing falls back to the GPS course")
         }
         if let gpio {
@@ -120,21 +120,21 @@ extension Device {
             lines.append(text)
         } else if c.gpio.disabled {
             lines.append("gpio: disabled ([gpio] chip = none)")
-        } else if let gpioProblem {
-            lines.append("gpio: " + gpioProblem)
+        } else if gpioProblem != nil {
+            lines.append("gpio: not opened (see degraded)")
         }
         if let ppsDevice {
             lines.append("pps: " + ppsDevice.path + " (kernel PPS, paired with whole-second fixes)")
         } else if let ppsLine {
             lines.append("pps: line \(ppsLine.offset) (rising edges paired with whole-second fixes)")
         } else if let ppsProblem {
-            lines.append("pps: " + ppsProblem)
+            lines.append("pps: not opened (see degraded)")
             degradations.append("no PPS: " + ppsProblem)
         } else {
             lines.append("pps: none")
         }
         if let stateProblem {
-            lines.append("state: " + stateProblem)
+            lines.append("state: not saved (see degraded)")
             degradations.append("state not saved: " + stateProblem)
         }
         lines.append(contentsOf: startupReport)

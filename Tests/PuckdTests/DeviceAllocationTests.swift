@@ -58,3 +58,35 @@ import TestSupport
         #expect(h.device.output.writtenLines > 100)
     }
 }
+
+/// The production loop itself (poll over the real descriptors, one clock read per wake-up, timerfds at
+/// 60 Hz and 100 Hz, the pty, the GPIO twin's eventfds) allocates nothing either, in real time.
+@Suite(.serialized) struct DeviceLoopAllocationTests {
+    @Test func realTimeLoopAllocatesNothing() throws {
+        // Warm-up: 40 s of the drive (two and a half laps) stepped with a synthetic clock that ends at
+        // the real clock, then 200 real wake-ups.
+        let h = try SimulatedDeviceHarness(overrides: ["console.status_interval_s=0.5"], pastNanoseconds: 40_000_000_000)
+        defer { h.removeDirectory() }
+        for k in 0..<8 {
+            _ = h.board.press(.primary, long: k % 2 == 1, longPressNanoseconds: 1_000_000_000, nowNanoseconds: h.now)
+            h.advance(by: 2_000_000_000)
+        }
+        h.catchUpWithRealTime()
+        var now = h.now
+        now = h.device.loop(gps: &h.source, nowNanoseconds: now, maximumWakeUps: 200, describe: { _ in nil },
+                            setBaud: { _, _, _ throws(SourceError) in })
+        _ = h.board.press(.primary, long: false, longPressNanoseconds: 1_000_000_000, nowNanoseconds: now)
+        let before = h.device.counters
+        var allocations: UInt64 = 0
+        allocations = allocationCount {
+            now = h.device.loop(gps: &h.source, nowNanoseconds: now, maximumWakeUps: 600, describe: { _ in nil },
+                                setBaud: { _, _, _ throws(SourceError) in })
+        }
+        let after = h.device.counters
+        #expect(allocations == 0)
+        #expect(after.ticks - before.ticks > 100)
+        #expect(after.imuSamples - before.imuSamples > 150)
+        #expect(after.fixes - before.fixes > 10)
+        #expect(after.shortPresses == before.shortPresses + 1)
+    }
+}

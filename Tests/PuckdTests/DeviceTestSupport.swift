@@ -16,14 +16,20 @@ final class SimulatedDeviceHarness {
     private let outputFD: Int32
 
     /// The sim profile with the state in a fresh temporary directory, status lines off, plus `overrides`.
-    init(overrides: [String] = [], directory existing: String? = nil) throws {
+    /// `pastNanoseconds` starts the device that long ago (a synthetic warm-up can then catch up with
+    /// the real clock before the real loop runs).
+    /// `configFile` is loaded on top of the profile (for reload tests); `prepare` changes the simulated
+    /// board before the device starts (e.g. unplugs the IMU); `setupChanges` edits the setup.
+    init(overrides: [String] = [], directory existing: String? = nil, pastNanoseconds: Int64 = 0,
+         configFile: String? = nil, prepare: (SimulatedBoard) -> Void = { _ in },
+         setupChanges: (inout DeviceSetup) -> Void = { _ in }) throws {
         directory = existing ?? SimulatedDeviceHarness.temporaryDirectory()
         outputPath = directory + "/output.txt"
         outputFD = open(outputPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        let sources = ConfigurationSources(board: "sim", overrides: ["state.directory=" + directory,
-                                                                     "console.status_interval_s=0"] + overrides)
+        let sources = ConfigurationSources(board: "sim", file: configFile,
+                                           overrides: ["state.directory=" + directory, "console.status_interval_s=0"] + overrides)
         let loaded = try sources.load()
-        now = clinux_monotonic_ns()
+        now = clinux_monotonic_ns() - pastNanoseconds
         board = try SimulatedBoard(configuration: loaded.configuration, startNanoseconds: now)
         var setup = DeviceSetup(loaded: loaded, sources: sources, gpsDescription: "test")
         setup.simulation = board
@@ -31,6 +37,8 @@ final class SimulatedDeviceHarness {
         if let imu = board.imu { setup.imuBus = .simulated(imu.bus) }
         setup.outputDescriptor = outputFD
         setup.printsReport = false
+        prepare(board)
+        setupChanges(&setup)
         device = Device(setup: setup, nowNanoseconds: now)
         source = SerialSource(path: board.receiver.slavePath, baudRate: 115200)
     }
@@ -46,6 +54,28 @@ final class SimulatedDeviceHarness {
         }
     }
 
+    /// Steps with the synthetic clock up to the real monotonic clock.
+    func catchUpWithRealTime() {
+        advance(by: clinux_monotonic_ns() - now)
+    }
+
+    /// Writes a file in the harness directory; returns its path.
+    func writeFile(_ name: String, _ text: String) -> String {
+        let path = directory + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return path
+    }
+
+    /// The logical level of output `offset` on the GPIO twin at `from` (monotonic ns), then its changes
+    /// after it: (time, on) pairs.
+    func ledChanges(_ offset: UInt32, from: Int64) -> [(Int64, Bool)] {
+        let history = board.gpio.outputHistory(offset)
+        let level = history.last { $0.timeNanoseconds < from }?.active ?? false
+        return [(from, level)] + history.filter { $0.timeNanoseconds >= from }.map { ($0.timeNanoseconds, $0.active) }
+    }
+
     /// Everything the device wrote so far.
     var output: String { String(decoding: Fixtures.readFile(outputPath) ?? [], as: UTF8.self) }
 
@@ -57,7 +87,9 @@ final class SimulatedDeviceHarness {
 
     /// Removes the temporary directory and its files.
     func removeDirectory() {
-        for name in ["output.txt", "state", "state.tmp", "state.corrupt", "puckd.conf"] { unlink(directory + "/" + name) }
+        for name in ["output.txt", "state", "state.tmp", "state.corrupt", "puckd.conf", "short.nmea"] {
+            unlink(directory + "/" + name)
+        }
         rmdir(directory)
     }
 }
