@@ -10,6 +10,8 @@ let usage = """
       tracking     tracking core: ns per tick with every feature active
       heading      heading estimator: samples/s, BROAD heading RMSE table
       imu          IMU drivers on the simulated bus: µs per sample
+      device [PUCKD [SECONDS]]
+                   puckd run --board sim at real rates: CPU/wall, peak RSS, start to READY
 
     """
 
@@ -26,6 +28,8 @@ case "heading":
     runHeadingBench()
 case "imu":
     runIMUBench()
+case "device":
+    exit(runDeviceBench(Array(arguments.dropFirst(2))))
 default:
     StandardStreams.err("puckd-bench: unknown area '\(arguments[1])'\n" + usage)
     exit(64)

@@ -6,8 +6,9 @@ import Heading
 import NMEA
 import Tracking
 
-/// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling, a timerfd
-/// for the tracking tick, the button lines, the PPS line, the console and a signalfd; bytes become
+/// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling and the
+/// tracking tick (armed for whichever is next; a tick near an IMU poll shares its wake-up), the button
+/// lines, the PPS line, the console and a signalfd; bytes become
 /// fixes (`NMEAPipeline`), IMU samples become headings (`HeadingEstimator`), both feed the puck and
 /// camera (`TrackingCore`); buttons become core commands, LEDs show fix, mode and faults.
 ///
@@ -48,10 +49,13 @@ public final class Device {
     let notifier: SystemdNotifier
     let output: DeviceOutput
     let signalDescriptor: Int32
-    let tickTimer: Int32
-    let imuTimer: Int32
+    /// One timerfd, armed (absolute, one-shot) for the next IMU poll or tick, whichever comes first;
+    /// a tick within `coalesceNanoseconds` of an IMU poll shares its wake-up.
+    let wakeTimer: Int32
+    var armedWakeNanoseconds: Int64 = 0
+    var coalesceNanoseconds: Int64
+    static let pollCapacity = 7
     let pollSet: UnsafeMutablePointer<pollfd>
-    static let pollCapacity = 8
     let readBuffer: UnsafeMutableRawBufferPointer
     var statusScratch = OutputBuffer(capacity: 512)
     let printsReport: Bool
@@ -200,10 +204,8 @@ public final class Device {
         }
 
         // Timers and console.
-        tickTimer = clinux_timerfd_create()
-        imuTimer = imu == nil ? -1 : clinux_timerfd_create()
-        if tickTimer >= 0 { _ = clinux_timerfd_arm(tickTimer, nextTickNanoseconds, tickPeriodNanoseconds) }
-        if imuTimer >= 0 { _ = clinux_timerfd_arm(imuTimer, now + imuPeriodNanoseconds, imuPeriodNanoseconds) }
+        wakeTimer = clinux_timerfd_create()
+        coalesceNanoseconds = imu == nil ? 0 : min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2
         console = setup.consoleDescriptor >= 0 && c.console.device == .stdio
             ? DeviceCommandInput(fileDescriptor: setup.consoleDescriptor) : nil
 
@@ -219,8 +221,7 @@ public final class Device {
     deinit {
         readBuffer.deallocate()
         pollSet.deallocate()
-        if tickTimer >= 0 { Glibc.close(tickTimer) }
-        if imuTimer >= 0 { Glibc.close(imuTimer) }
+        if wakeTimer >= 0 { Glibc.close(wakeTimer) }
     }
 
     /// "41.5749660 -93.7505720" (allocates; reports only).

@@ -37,12 +37,12 @@ public struct DeviceReadiness: OptionSet, Sendable {
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     public static let signal = DeviceReadiness(rawValue: 1)
-    public static let tickTimer = DeviceReadiness(rawValue: 2)
-    public static let imuTimer = DeviceReadiness(rawValue: 4)
+    /// The wake timer (IMU poll and/or tick due).
+    public static let timer = DeviceReadiness(rawValue: 2)
     public static let gps = DeviceReadiness(rawValue: 8)
     public static let primaryButton = DeviceReadiness(rawValue: 16)
     public static let secondaryButton = DeviceReadiness(rawValue: 32)
     public static let pps = DeviceReadiness(rawValue: 64)
     public static let console = DeviceReadiness(rawValue: 128)
-    public static let all = DeviceReadiness(rawValue: 0xFF)
+    public static let all = DeviceReadiness(rawValue: 0xFFFF)
 }

@@ -86,33 +86,24 @@ extension Device {
         }
     }
 
-    /// Fills the poll set, waits, and says which descriptors are readable. The timeout is the nearest
-    /// deadline of the GPS source, the simulated board and the buttons, counted from `now` (the time of
-    /// the wake-up just handled; the tick timer wakes the loop at the tick rate anyway).
+    /// Fills the poll set, waits, and says which descriptors are readable. The wake timer fires at least
+    /// at the tick rate, so the softer deadlines (GPS reconnect, button debounce decisions, the
+    /// simulated receiver's next epoch) are met on the next timer wake-up, at most one tick late, with
+    /// no wake-up of their own.
     func waitForWake<Source: ByteSource & ~Copyable>(gps: borrowing Source, nowNanoseconds now: Int64) -> DeviceReadiness {
         let request = gps.pollRequest
-        var deadline = request.deadlineNanoseconds
-        if let simulation { deadline = min(deadline, simulation.deadlineNanoseconds) }
-        if let due = buttons?.nextDeadlineNanoseconds { deadline = min(deadline, due) }
-        if let stop = stopAtNanoseconds { deadline = min(deadline, stop) }
-        var timeout: Int32 = 1000
-        if deadline != .max {
-            let wait = deadline - now
-            timeout = wait <= 0 ? 0 : Int32(min(1000, (wait + 999_999) / 1_000_000))
-        }
         set(0, signalDescriptor, POLLIN)
-        set(1, tickTimer, POLLIN)
-        set(2, imuTimer, POLLIN)
-        set(3, request.fileDescriptor, request.events)
-        set(4, gpio.map { g in buttons?.descriptor(of: .primary, on: g) ?? -1 } ?? -1, POLLIN)
-        set(5, gpio.map { g in buttons?.descriptor(of: .secondary, on: g) ?? -1 } ?? -1, POLLIN)
-        set(6, gpio.map { g in ppsLine.map { g.eventDescriptor($0) } ?? -1 } ?? -1, POLLIN)
-        set(7, console?.fileDescriptor ?? -1, POLLIN)
-        let n = poll(pollSet, nfds_t(Self.pollCapacity), timeout)
+        set(1, wakeTimer, POLLIN)
+        set(2, request.fileDescriptor, request.events)
+        set(3, gpio.map { g in buttons?.descriptor(of: .primary, on: g) ?? -1 } ?? -1, POLLIN)
+        set(4, gpio.map { g in buttons?.descriptor(of: .secondary, on: g) ?? -1 } ?? -1, POLLIN)
+        set(5, gpio.map { g in ppsLine.map { g.eventDescriptor($0) } ?? -1 } ?? -1, POLLIN)
+        set(6, console?.fileDescriptor ?? -1, POLLIN)
+        let n = poll(pollSet, nfds_t(Self.pollCapacity), wakeTimer >= 0 ? 1000 : 20)
         counters.wakeUps &+= 1
         var ready: DeviceReadiness = []
         if n <= 0 { return ready }
-        let flags: [8 of DeviceReadiness] = [.signal, .tickTimer, .imuTimer, .gps, .primaryButton, .secondaryButton, .pps, .console]
+        let flags: [7 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console]
         var i = 0
         while i < Self.pollCapacity {
             if pollSet[i].revents != 0 { ready.insert(flags[i]) }
@@ -138,13 +129,11 @@ extension Device {
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = serviceGPS(&gps, nowNanoseconds: now)
         }
-        if ready.contains(.imuTimer) { _ = clinux_timerfd_drain(imuTimer) }
-        if let next = imu?.nextPollNanoseconds, now >= next - imuPeriodNanoseconds / 2 { serviceIMU(nowNanoseconds: now) }
+        if let next = imu?.nextPollNanoseconds, now >= next - coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { servicePPSLine() }
         if ready.contains(.console) { serviceConsole(nowNanoseconds: now) }
-        if ready.contains(.tickTimer) { _ = clinux_timerfd_drain(tickTimer) }
-        if now >= nextTickNanoseconds {
+        if now >= nextTickNanoseconds - coalesceNanoseconds {
             tick(nowNanoseconds: now)
             nextTickNanoseconds += tickPeriodNanoseconds
             if nextTickNanoseconds <= now {
@@ -157,7 +146,21 @@ extension Device {
             reloadRequested = false
             reload(nowNanoseconds: now)
         }
+        armWakeTimer(fired: ready.contains(.timer))
         return baud
+    }
+
+    /// Arms the wake timer for the next IMU poll, or for the next tick when that comes more than the
+    /// coalescing window before it (a tick up to that window before or after an IMU poll runs with it).
+    /// Re-arming also clears a fired timer's expiration count.
+    func armWakeTimer(fired: Bool) {
+        guard wakeTimer >= 0 else { return }
+        let imuNext = imu?.nextPollNanoseconds ?? .max
+        let target = imuNext <= nextTickNanoseconds + coalesceNanoseconds ? imuNext : nextTickNanoseconds
+        if target != armedWakeNanoseconds || fired {
+            armedWakeNanoseconds = target
+            _ = clinux_timerfd_arm(wakeTimer, max(1, target), 0)
+        }
     }
 
     private func readSignals() {

@@ -35,7 +35,8 @@ extension Device {
         if new.loop.tickHertz != old.loop.tickHertz {
             tickPeriodNanoseconds = 1_000_000_000 / Int64(new.loop.tickHertz)
             nextTickNanoseconds = now + tickPeriodNanoseconds
-            if tickTimer >= 0 { _ = clinux_timerfd_arm(tickTimer, nextTickNanoseconds, tickPeriodNanoseconds) }
+            if imu != nil { coalesceNanoseconds = min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2 }
+            armWakeTimer(fired: true)
         }
         if new.console.statusIntervalSeconds != old.console.statusIntervalSeconds {
             nextStatusNanoseconds = now + Int64(new.console.statusIntervalSeconds * 1e9)
