@@ -38,6 +38,11 @@ public enum ConfigurationLoader {
                 + "); give an existing file with --config, or a board profile with --board")
         }
         defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            throw ConfigurationError(location: path, reason: "not a regular file (a device, directory or pipe); give the "
+                + "path of a file")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {

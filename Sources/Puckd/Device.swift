@@ -78,6 +78,8 @@ public final class Device {
     var gpsStatus: SourceStatus = .connecting
     var baudLockLogged = false
     var gpsDescribed = false
+    var lastLoggedGPSError: SourceError?
+    var repeatedGPSErrors = 0
     var accuracySetting: AccuracyAuthorization
     public internal(set) var faults: DeviceFaults = []
     var loggedFaults: DeviceFaults = []

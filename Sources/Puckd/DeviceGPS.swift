@@ -110,11 +110,19 @@ extension Device {
         }
     }
 
-    /// Logs a source error once, as the source reported it (the source already scheduled its reconnect).
+    /// Logs a source error as the source reported it (the source already scheduled its reconnect).
+    /// The same error again (a receiver that stays unplugged while the source retries with backoff) is
+    /// counted, not logged; the reopen says how many attempts failed.
     func logSourceError(_ error: SourceError) {
+        if let last = lastLoggedGPSError, last.kind == error.kind, last.systemErrno == error.systemErrno {
+            repeatedGPSErrors += 1
+            return
+        }
+        lastLoggedGPSError = error
         output.line { out in
             out.append("gps: ")
             error.writeMessage { out.append($0) }
+            if error.isPermanent { out.append(" (not retried)") } else { out.append(" (retrying with backoff)") }
         }
     }
 
@@ -124,7 +132,19 @@ extension Device {
         gpsStatus = status
         switch status {
         case .open:
-            output.line { out in out.append("gps: source open, reading NMEA") }
+            let failed = repeatedGPSErrors + (lastLoggedGPSError == nil ? 0 : 1)
+            output.line { out in
+                out.append("gps: source open, reading NMEA")
+                if failed > 0 {
+                    out.append(" (after ")
+                    out.append(int: failed)
+                    out.append(" failed attempt")
+                    if failed > 1 { out.append(UInt8(ascii: "s")) }
+                    out.append(")")
+                }
+            }
+            lastLoggedGPSError = nil
+            repeatedGPSErrors = 0
         case .finished:
             output.line { out in out.append("gps: the source ended (end of file); the puck goes stale") }
         case .waitingToReconnect, .connecting, .failed:

@@ -61,7 +61,7 @@ public enum RunCommand {
             StandardStreams.err("puckd: \(error)\n")
             return ExitStatus.config
         }
-        let c = loaded.configuration
+        var c = loaded.configuration
         if !c.board.simulated && (c.gps.source.isEmpty || ConfigurationKey.isNone(c.gps.source)) {
             let why = board == nil && file == nil
                 ? defaultConfigurationPath + " does not exist and neither --board, --config nor --gps was given"
@@ -103,6 +103,7 @@ public enum RunCommand {
                 return ExitStatus.config
             }
             var description = address.description
+            if case .serial(_, let explicit?) = address { loaded.configuration.gps.baud = .fixed(explicit) }
             if case .serial(_, let explicit) = address {
                 switch c.gps.baud {
                 case .fixed(let rate):
@@ -113,12 +114,14 @@ public enum RunCommand {
                     description += explicit == nil ? ", baud auto (hunting from \(options.defaultBaudRate))" : " baud"
                 }
             }
+            c = loaded.configuration
             setup = DeviceSetup(loaded: loaded, sources: sources, gpsDescription: description)
             openHardware(c, into: &setup)
         }
         setup.signalDescriptor = signals
         setup.outputDescriptor = 1
-        setup.consoleDescriptor = c.console.device == .stdio ? 0 : -1
+        // Standard input carries NMEA when the source is '-': then it is no console.
+        setup.consoleDescriptor = c.console.device == .stdio && address != .standardInput ? 0 : -1
         setup.notifier = SystemdNotifier.fromEnvironment()
         let device = Device(setup: setup, nowNanoseconds: now)
         var visitor = DeviceVisitor(device: device)
