@@ -62,7 +62,7 @@ private func procFields(_ path: String) -> [String: Int] {
     for line in procText(path).split(separator: "\n") {
         let parts = line.split(separator: ":", maxSplits: 1)
         guard parts.count == 2 else { continue }
-        let number = parts[1].split(separator: " ").first.flatMap { Int($0.filter { $0 != "\t" }) }
+        let number = parts[1].split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
         if let number { fields[String(parts[0])] = number }
     }
     return fields

@@ -163,6 +163,13 @@ import Tracking
         }
     }
 
+    @Test func aDeviceIsNoConfigurationFile() {
+        #expect(throws: ConfigurationError(location: "/dev/null", reason: "not a regular file (a device, directory or pipe); "
+            + "give the path of a file")) {
+            _ = try ConfigurationLoader.readFile("/dev/null")
+        }
+    }
+
     // MARK: the table
 
     @Test func everyKeyRoundTripsItsDefaultAndHelpListsIt() throws {

@@ -161,6 +161,24 @@ import Tracking
         #expect(h.device.core.puck.isStale)
     }
 
+    @Test func aMissingGPSIsAFaultSaidOnceWhileTheSourceRetries() throws {
+        let h = try SimulatedDeviceHarness()
+        defer { h.removeDirectory() }
+        var missing = SerialSource(path: "/dev/puckd-no-such-gps", baudRate: 9600)
+        let end = h.now + 20_000_000_000
+        while h.now < end {
+            h.now += 1_000_000
+            _ = h.device.step(gps: &missing, nowNanoseconds: h.now, ready: .all)
+        }
+        #expect(missing.counters.errors(.notFound) >= 5, "the source kept retrying with backoff")
+        #expect(h.device.faults.contains(.gpsDown))
+        #expect(h.device.fixIndicator(nowNanoseconds: h.now) == .noFix)
+        let gpsLines = h.output.split(separator: "\n").filter { $0.hasPrefix("puckd: gps: ") }
+        #expect(gpsLines.count == 1, "\(gpsLines)")
+        #expect(gpsLines.first?.hasSuffix("(retrying with backoff)") == true)
+        #expect(gpsLines.first?.contains("/dev/puckd-no-such-gps") == true)
+    }
+
     @Test func autoBaudFindsTheReceiversRate() throws {
         let h = try SimulatedDeviceHarness(overrides: ["gps.baud=auto"])
         defer { h.removeDirectory() }
