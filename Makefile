@@ -22,9 +22,11 @@ deps-bench: ; @./scripts/apt-ensure $(BENCH_PKGS)
 build: deps-build
 	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
 
-# The main job on the embedded default: replay the drive compiled into the binary.
+# The main job on the embedded default: the whole device on the simulated board (the drive compiled
+# into the binary replayed over a pty, IMU and GPIO twins), with a live status line; type `press`,
+# `press long`, `leds` or `help`, Ctrl-C stops it.
 run: build
-	$(PUCKD) replay
+	$(PUCKD) run --board sim
 
 # All tests, in debug and in release (allocation proofs must hold in both builds).
 test: deps-test

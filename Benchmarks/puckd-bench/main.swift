@@ -11,6 +11,8 @@ let usage = """
       heading      heading estimator: samples/s, BROAD heading RMSE table
       imu          IMU drivers on the simulated bus: µs per sample
       console      console: ns per status render, watch frame and command line
+      device [PUCKD [SECONDS]]
+                   puckd run --board sim at real rates: CPU/wall, peak RSS, start to READY
 
     """
 
@@ -29,6 +31,8 @@ case "imu":
     runIMUBench()
 case "console":
     runConsoleBench()
+case "device":
+    exit(runDeviceBench(Array(arguments.dropFirst(2))))
 default:
     StandardStreams.err("puckd-bench: unknown area '\(arguments[1])'\n" + usage)
     exit(64)

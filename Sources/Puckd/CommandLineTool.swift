@@ -17,9 +17,13 @@ public enum CommandLineTool {
         case "-h", "--help", "help":
             printHelp()
             return ExitStatus.ok
+        case "--help-config":
+            StandardStreams.out(ConfigurationHelp.text)
+            return ExitStatus.ok
         case "-V", "--version", "version":
             StandardStreams.out("puckd \(PuckdVersion.string)\n")
             return ExitStatus.ok
+        case "run": return RunCommand.run(rest)
         case "replay": return ReplayCommand.run(rest)
         case "ports": return PortsCommand.run(rest)
         case "imu": return IMUCommand.run(rest)
@@ -33,6 +37,7 @@ public enum CommandLineTool {
 
     /// The usage paragraphs of every command, in the order `--help` prints them.
     static let commandUsages: [StaticString] = [
+        RunCommand.usage,
         ReplayCommand.usage,
         PortsCommand.usage,
         IMUCommand.usage,
@@ -49,7 +54,7 @@ public enum CommandLineTool {
             """)
         for usage in commandUsages { StandardStreams.out("\(usage)\n") }
         StandardStreams.out("""
-              puckd --help | --version
+              puckd --help | --help-config | --version
 
             """)
     }

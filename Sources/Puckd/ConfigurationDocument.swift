@@ -1,0 +1,146 @@
+/// A configuration file as written: every line in order with its comments, so a program can change
+/// one value and write the file back with everything else untouched (`config save`, issue 6).
+///
+/// Format: `[section]` headers, `key = value` entries (value optionally in double quotes, an optional
+/// ` # comment` after it), `#` or `;` comment lines and blank lines. Keys belong to the section above
+/// them. Parsing never fails: a line that is none of these is kept as `.malformed` and reported by
+/// `ConfigurationLoader`, which also checks keys and values against `ConfigurationKeys`.
+public struct ConfigurationDocument: Sendable, Equatable {
+    /// What one line is.
+    public enum LineKind: Sendable, Equatable {
+        case blank
+        case comment
+        /// A `[name]` header.
+        case section(String)
+        /// `key = value` in `section` ("" before the first header); `comment` is the trailing ` # …`.
+        case entry(section: String, key: String, value: String, comment: String?)
+        /// Not parseable; kept verbatim.
+        case malformed
+    }
+
+    /// One line.
+    public struct Line: Sendable, Equatable {
+        /// 1-based line number in the file as read (0 for lines added by `setValue`).
+        public var number: Int
+        /// The line's text, without its newline.
+        public var text: String
+        public var kind: LineKind
+    }
+
+    /// Where the text came from, for messages: a path, or `board/NAME.conf (built in)`.
+    public var name: String
+    public private(set) var lines: [Line]
+
+    /// Parses `text`.
+    public init(name: String, text: String) {
+        self.name = name
+        var lines: [Line] = []
+        var section = ""
+        var number = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            var line = String(raw)
+            if line.hasSuffix("\r") { line.removeLast() }
+            let kind = Self.classify(line, section: section)
+            if case .section(let s) = kind { section = s }
+            lines.append(Line(number: number, text: line, kind: kind))
+        }
+        if let last = lines.last, last.text.isEmpty, last.kind == .blank { lines.removeLast() }
+        self.lines = lines
+    }
+
+    /// The entries in order.
+    public var entries: [(line: Int, section: String, key: String, value: String)] {
+        lines.compactMap { line in
+            if case .entry(let s, let k, let v, _) = line.kind { return (line.number, s, k, v) }
+            return nil
+        }
+    }
+
+    /// The value of `[section] key` (the last occurrence), if set.
+    public func value(section: String, key: String) -> String? {
+        entries.last { $0.section == section && $0.key == key }?.value
+    }
+
+    /// Sets `[section] key = value`: rewrites the existing entry keeping its trailing comment, or adds
+    /// the entry at the end of the section (creating the section at the end of the file if needed).
+    public mutating func setValue(_ value: String, section: String, key: String) {
+        if let index = lines.lastIndex(where: {
+            if case .entry(let s, let k, _, _) = $0.kind { return s == section && k == key }
+            return false
+        }) {
+            guard case .entry(_, _, _, let comment) = lines[index].kind else { return }
+            lines[index].text = Self.render(key: key, value: value, comment: comment)
+            lines[index].kind = .entry(section: section, key: key, value: value, comment: comment)
+            return
+        }
+        let newLine = Line(number: 0, text: Self.render(key: key, value: value, comment: nil),
+                           kind: .entry(section: section, key: key, value: value, comment: nil))
+        if let header = lines.firstIndex(where: { $0.kind == .section(section) }) {
+            var end = header + 1
+            var lastContent = header
+            while end < lines.count {
+                if case .section = lines[end].kind { break }
+                if lines[end].kind != .blank { lastContent = end }
+                end += 1
+            }
+            lines.insert(newLine, at: lastContent + 1)
+        } else {
+            if let last = lines.last, last.kind != .blank { lines.append(Line(number: 0, text: "", kind: .blank)) }
+            lines.append(Line(number: 0, text: "[" + section + "]", kind: .section(section)))
+            lines.append(newLine)
+        }
+    }
+
+    /// The document as text (one newline after every line).
+    public var text: String { lines.map { $0.text + "\n" }.joined() }
+
+    static func render(key: String, value: String, comment: String?) -> String {
+        let needsQuotes = value.isEmpty || value.first == " " || value.last == " " || value.contains(" #")
+        var line = key + " = " + (needsQuotes ? "\"" + value + "\"" : value)
+        if let comment { line += "  " + comment }
+        return line
+    }
+
+    static func classify(_ line: String, section: String) -> LineKind {
+        let trimmed = Substring(line).trimmingSpaces
+        if trimmed.isEmpty { return .blank }
+        if trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { return .comment }
+        if trimmed.hasPrefix("[") {
+            guard trimmed.hasSuffix("]") else { return .malformed }
+            let name = Substring(trimmed.dropFirst().dropLast()).trimmingSpaces
+            return name.isEmpty || name.contains(where: { $0 == " " || $0 == "[" || $0 == "]" }) ? .malformed : .section(name)
+        }
+        guard let equals = trimmed.firstIndex(of: "=") else { return .malformed }
+        let key = trimmed[..<equals].trimmingSpaces
+        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
+            return .malformed
+        }
+        var rest = trimmed[trimmed.index(after: equals)...].trimmingSpaces[...]
+        var comment: String?
+        if rest.hasPrefix("\"") {
+            guard let close = rest.dropFirst().firstIndex(of: "\"") else { return .malformed }
+            let value = String(rest[rest.index(after: rest.startIndex)..<close])
+            let after = rest[rest.index(after: close)...].trimmingSpaces
+            if !after.isEmpty {
+                guard after.hasPrefix("#") || after.hasPrefix(";") else { return .malformed }
+                comment = after
+            }
+            return .entry(section: section, key: key, value: value, comment: comment)
+        }
+        // A comment after a value needs white space before its '#', so "#" inside a value survives.
+        var index = rest.startIndex
+        while index < rest.endIndex {
+            if rest[index] == "#" && index > rest.startIndex {
+                let before = rest[rest.index(before: index)]
+                if before == " " || before == "\t" {
+                    comment = String(rest[index...])
+                    rest = rest[..<index]
+                    break
+                }
+            }
+            index = rest.index(after: index)
+        }
+        return .entry(section: section, key: key, value: rest.trimmingSpaces, comment: comment)
+    }
+}

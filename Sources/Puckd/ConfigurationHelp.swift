@@ -1,0 +1,24 @@
+/// `puckd --help-config`: every key with its default, the values it accepts, whether a reload applies
+/// it, and its doc line, section by section; generated from `ConfigurationKeys`.
+public enum ConfigurationHelp {
+    /// The whole text.
+    public static var text: String {
+        var out = """
+            puckd configuration (/etc/puckd.conf, --config FILE, board profiles in board/*.conf)
+            Format: [section] headers, key = value lines, # comments. Override any key with
+            --set section.key=value. A SIGHUP reloads the file: keys marked "reload: live" take effect at
+            once, the others at the next start.
+
+            """
+        for section in ConfigurationKeys.sections {
+            out += "\n[" + section + "]\n"
+            for key in ConfigurationKeys.keys(in: section) {
+                let shown = key.defaultValue.isEmpty ? "\"\"" : key.defaultValue
+                out += "  " + key.name + " = " + shown + "\n"
+                out += "      " + key.doc + "\n"
+                out += "      allowed: " + key.allowed + "; reload: " + (key.live ? "live" : "restart") + "\n"
+            }
+        }
+        return out
+    }
+}

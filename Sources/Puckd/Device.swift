@@ -1,0 +1,240 @@
+import CLinux
+import Console
+import Glibc
+import Hardware
+import Heading
+import NMEA
+import Tracking
+
+/// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling and the
+/// tracking tick (armed for whichever is next; a tick near an IMU poll shares its wake-up), the button
+/// lines, the PPS line, the console and a signalfd; bytes become
+/// fixes (`NMEAPipeline`), IMU samples become headings (`HeadingEstimator`), both feed the puck and
+/// camera (`TrackingCore`); buttons become core commands, LEDs show fix, mode and faults.
+///
+/// Built at start-up from a `DeviceSetup` (everything that allocates happens there); `run(gps:)`
+/// then loops until SIGTERM/SIGINT. Each wake-up reads the monotonic clock once and passes it down,
+/// and allocates nothing (proved by `DeviceAllocationTests`). Degraded instead of dead: a missing IMU,
+/// GPIO chip, PPS input or state directory is reported once and the device runs without it.
+public final class Device {
+    // MARK: configuration
+    public internal(set) var configuration: PuckdConfiguration
+    let sources: ConfigurationSources
+    let gpsDescription: String
+
+    // MARK: the pure core
+    var pipeline: NMEAPipeline
+    public internal(set) var heading: HeadingEstimator
+    public internal(set) var core: TrackingCore
+    var baudSearch: BaudRateSearch?
+    var calibration: DeviceCalibration
+
+    // MARK: edges
+    public internal(set) var imu: IMUDevice<DeviceI2CBus>?
+    let imuProblem: String?
+    public let simulation: SimulatedBoard?
+    let gpio: (any GPIOController)?
+    var buttons: ButtonPanel?
+    var leds: LEDOutputs?
+    let ledPatterns = LEDPatterns()
+    var modeCycle: ButtonModeCycle<ModeCycleEntry>
+    var presses = ButtonPressBatch()
+    var ppsLine: GPIOLineHandle?
+    var ppsDevice: PPSDevice?
+    var ppsLastSequence: UInt32 = 0
+    public internal(set) var pps = PPSPairing()
+    var ppsEvents = GPIOEventBatch()
+    var console: DeviceCommandInput?
+    let stateStore: StateStore?
+    let notifier: SystemdNotifier
+    let output: DeviceOutput
+    let signalDescriptor: Int32
+    /// One timerfd, armed (absolute, one-shot) for the next IMU poll or tick, whichever comes first;
+    /// a tick within `coalesceNanoseconds` of an IMU poll shares its wake-up.
+    let wakeTimer: Int32
+    var armedWakeNanoseconds: Int64 = 0
+    var coalesceNanoseconds: Int64
+    static let pollCapacity = 7
+    let pollSet: UnsafeMutablePointer<pollfd>
+    let readBuffer: UnsafeMutableRawBufferPointer
+    var statusScratch = OutputBuffer(capacity: 512)
+    let printsReport: Bool
+
+    // MARK: time
+    public let startNanoseconds: Int64
+    var tickPeriodNanoseconds: Int64
+    var nextTickNanoseconds: Int64
+    let imuPeriodNanoseconds: Int64
+    var nextStatusNanoseconds: Int64
+    let stopAtNanoseconds: Int64?
+
+    // MARK: what the device knows
+    public internal(set) var lastFix: Fix?
+    var lastFixNanoseconds: Int64?
+    var lastPositionNanoseconds: Int64?
+    var lastSentenceCount = 0
+    var lastSentenceNanoseconds: Int64
+    public internal(set) var lastGoodFix: SavedFix?
+    var gpsStatus: SourceStatus = .connecting
+    var baudLockLogged = false
+    var gpsDescribed = false
+    var lastLoggedGPSError: SourceError?
+    var repeatedGPSErrors = 0
+    var accuracySetting: AccuracyAuthorization
+    public internal(set) var faults: DeviceFaults = []
+    var loggedFaults: DeviceFaults = []
+    var modeChangedAtNanoseconds: Int64
+    var imuState: IMUDeviceState = .probing
+    var imuFaultLogged = false
+    var ppsProblem: String?
+    var gpioProblem: String?
+    var stateProblem: String?
+    var stateWriteFailed = false
+    public internal(set) var counters = DeviceCounters()
+
+    // MARK: state persistence
+    var stateDirty = false
+    var nextStateWriteNanoseconds: Int64 = 0
+    var nextFixRefreshNanoseconds: Int64 = 0
+
+    // MARK: control
+    public internal(set) var stopSignal: Int32 = 0
+    var reloadRequested = false
+    var startupReport: [String] = []
+    var degradations: [String] = []
+
+    /// Starts the device at `nowNanoseconds` (monotonic): loads the state, builds the core, requests the
+    /// GPIO lines, probes the IMU, arms the timers. Problems with optional parts degrade it; the report
+    /// (printed by `run`) says what was opened and what is missing.
+    public init(setup: DeviceSetup, nowNanoseconds now: Int64) {
+        let c = setup.loaded.configuration
+        configuration = c
+        sources = setup.sources
+        gpsDescription = setup.gpsDescription
+        simulation = setup.simulation
+        gpio = setup.gpio
+        notifier = setup.notifier
+        output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
+        signalDescriptor = setup.signalDescriptor
+        stopAtNanoseconds = setup.stopAtNanoseconds
+        printsReport = setup.printsReport
+        imuProblem = setup.imuProblem
+        gpioProblem = setup.gpioProblem
+        startNanoseconds = now
+        lastSentenceNanoseconds = now
+        modeChangedAtNanoseconds = now
+        readBuffer = .allocate(byteCount: 256, alignment: 16)
+        pollSet = .allocate(capacity: Self.pollCapacity)
+        pollSet.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Self.pollCapacity)
+        tickPeriodNanoseconds = 1_000_000_000 / Int64(c.loop.tickHertz)
+        nextTickNanoseconds = now + tickPeriodNanoseconds
+        imuPeriodNanoseconds = 1_000_000_000 / Int64(c.imu.rateHertz)
+        nextStatusNanoseconds = now
+        pipeline = NMEAPipeline(strict: c.gps.strict)
+        calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
+        modeCycle = (try? ButtonModeCycle(c.gpio.modeCycle)) ?? (try! ButtonModeCycle([ModeCycleEntry.mode(.none)]))
+        accuracySetting = c.tracking.accuracy
+
+        // State.
+        var saved: DeviceStateRecord?
+        var stateLines: [String] = []
+        do {
+            switch StateStore.open(directory: c.state.directory) {
+            case .success(let store):
+                stateStore = store
+                switch store.load() {
+                case .none:
+                    stateLines.append("state: " + store.path + ": none yet (first start), defaults apply")
+                case .loaded(let record):
+                    saved = record
+                    stateLines.append("state: " + store.path + ": loaded (mode " + record.trackingMode.name.description
+                        + (record.lastFix.map { ", last fix " + Self.coordinates($0) } ?? ", no fix yet")
+                        + (record.calibration != nil ? ", magnetometer calibration" : ", no magnetometer calibration") + ")")
+                case .corrupt(let error, let movedTo):
+                    stateLines.append("state: " + store.path + " is damaged (" + error.reason + "); "
+                        + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
+                case .unreadable(let code):
+                    stateLines.append("state: cannot read " + store.path + " (" + String(cString: strerror(code))
+                        + "); starting from defaults and leaving the file alone")
+                }
+            case .failure(let error):
+                stateStore = nil
+                stateProblem = error.message
+            }
+        }
+        if let record = saved, record.accuracy != accuracySetting { accuracySetting = record.accuracy }
+        lastGoodFix = saved?.lastFix
+
+        // Heading and tracking core.
+        heading = HeadingEstimator(configuration: c.heading, calibration: saved?.calibration)
+        var coreConfiguration = c.tracking.coreConfiguration()
+        if let fix = saved?.lastFix {
+            coreConfiguration.initialLatitudeDegrees = fix.latitudeDegrees
+            coreConfiguration.initialLongitudeDegrees = fix.longitudeDegrees
+            coreConfiguration.initialZoom = c.tracking.trackingZoom
+        }
+        core = (try? TrackingCore(configuration: coreConfiguration)) ?? (try! TrackingCore())
+        if let fix = saved?.lastFix {
+            // The last known location, fed as a fix older than the stale timeout: the puck starts stale
+            // ("acquiring") where it was, until the first fresh fix.
+            let age = Int64((c.tracking.staleSeconds + 1) * 1e9)
+            core.updateLocation(fix.fix, atNanoseconds: now - age)
+            heading.updateLocation(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
+                                   heightMeters: fix.altitudeMSLMeters ?? 0,
+                                   utcNanoseconds: fix.utcNanoseconds ?? 1_767_225_600_000_000_000)
+        }
+        core.changeAuthorization(status: saved?.authorization ?? .authorized, accuracy: accuracySetting, atNanoseconds: now)
+        core.setShowsUserLocation(saved?.showsLocation ?? c.tracking.showsLocation, atNanoseconds: now)
+        core.setTrackingMode(saved?.trackingMode ?? c.tracking.mode, animated: true, atNanoseconds: now)
+        switch saved?.viewport ?? c.tracking.viewport {
+        case .idle: break
+        case .followPuck:
+            core.transitionViewport(to: .followPuck(c.tracking.followOptions), transition: .immediate, atNanoseconds: now)
+        case .overview:
+            core.transitionViewport(to: .overview(OverviewOptions()), transition: .immediate, atNanoseconds: now)
+        }
+        while core.popEvent() != nil {}
+
+        // IMU.
+        if let bus = setup.imuBus {
+            var imuConfiguration = IMUDeviceConfiguration()
+            imuConfiguration.mounting = c.imu.mounting
+            imuConfiguration.pollIntervalNanoseconds = imuPeriodNanoseconds
+            imu = IMUDevice(bus: bus, configuration: imuConfiguration)
+        } else {
+            imu = nil
+        }
+
+        // Timers and console.
+        wakeTimer = clinux_timerfd_create()
+        coalesceNanoseconds = imu == nil ? 0 : min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2
+        console = setup.consoleDescriptor >= 0 && c.console.device == .stdio
+            ? DeviceCommandInput(fileDescriptor: setup.consoleDescriptor) : nil
+
+        startupReport = stateLines
+        openGPIO(now: now)
+        openPPS()
+        probeIMU(now: now)
+        buildReport(now: now)
+        nextStateWriteNanoseconds = now
+        nextFixRefreshNanoseconds = now
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        pollSet.deallocate()
+        if wakeTimer >= 0 { Glibc.close(wakeTimer) }
+    }
+
+    /// "41.5749660 -93.7505720" (allocates; reports only).
+    static func coordinates(_ fix: SavedFix) -> String {
+        func f(_ v: Double) -> String {
+            let scaled = (v * 1e7).rounded()
+            let sign = scaled < 0 ? "-" : ""
+            let magnitude = Int64(abs(scaled))
+            let fraction = String(magnitude % 10_000_000)
+            return sign + String(magnitude / 10_000_000) + "." + String(repeating: "0", count: 7 - fraction.count) + fraction
+        }
+        return f(fix.latitudeDegrees) + " " + f(fix.longitudeDegrees)
+    }
+}

@@ -1,0 +1,48 @@
+/// Counters of the device loop, for the status line, the console (`stats`) and tests.
+public struct DeviceCounters: Sendable, Equatable {
+    /// Wake-ups of the loop (returns from poll, or steps in tests).
+    public var wakeUps: UInt64 = 0
+    /// Tracking ticks run, and ticks skipped because the loop fell behind by more than one period.
+    public var ticks: UInt64 = 0
+    public var skippedTicks: UInt64 = 0
+    /// Bytes read from the GPS source and fixes (epochs) completed.
+    public var gpsBytes: UInt64 = 0
+    public var fixes: UInt64 = 0
+    /// GPS source errors reported.
+    public var gpsErrors: UInt64 = 0
+    /// IMU polls and samples delivered, headings published to the tracking core.
+    public var imuPolls: UInt64 = 0
+    public var imuSamples: UInt64 = 0
+    public var headingsPublished: UInt64 = 0
+    /// Button presses recognised (short, long).
+    public var shortPresses: UInt64 = 0
+    public var longPresses: UInt64 = 0
+    /// PPS edges seen.
+    public var ppsEdges: UInt64 = 0
+    /// LED line writes, GPIO errors.
+    public var ledWrites: UInt64 = 0
+    public var gpioErrors: UInt64 = 0
+    /// Console commands handled.
+    public var commands: UInt64 = 0
+    /// State writes (successful, failed).
+    public var stateWrites: UInt64 = 0
+    public var stateWriteFailures: UInt64 = 0
+
+    public init() {}
+}
+
+/// Which descriptors poll() reported readable in one wake-up (tests pass `.all` to service everything).
+public struct DeviceReadiness: OptionSet, Sendable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let signal = DeviceReadiness(rawValue: 1)
+    /// The wake timer (IMU poll and/or tick due).
+    public static let timer = DeviceReadiness(rawValue: 2)
+    public static let gps = DeviceReadiness(rawValue: 8)
+    public static let primaryButton = DeviceReadiness(rawValue: 16)
+    public static let secondaryButton = DeviceReadiness(rawValue: 32)
+    public static let pps = DeviceReadiness(rawValue: 64)
+    public static let console = DeviceReadiness(rawValue: 128)
+    public static let all = DeviceReadiness(rawValue: 0xFFFF)
+}

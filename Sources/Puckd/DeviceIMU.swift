@@ -1,0 +1,82 @@
+import Heading
+import Tracking
+
+/// IMU: poll the device, fuse the sample, publish headings to the core, feed a calibration run.
+extension Device {
+    func serviceIMU(nowNanoseconds now: Int64) {
+        simulation?.prepareIMU(nowNanoseconds: now)
+        counters.imuPolls &+= 1
+        let reading = imu?.poll(nowNanoseconds: now)
+        noteIMUState(nowNanoseconds: now)
+        guard let reading else { return }
+        counters.imuSamples &+= 1
+        if heading.update(reading.sample), let estimate = heading.published {
+            counters.headingsPublished &+= 1
+            core.updateHeading(HeadingSample(timeNanoseconds: estimate.timestampNanoseconds,
+                                             trueHeadingDegrees: estimate.trueHeadingDegrees ?? -1,
+                                             magneticHeadingDegrees: estimate.magneticHeadingDegrees,
+                                             headingAccuracyDegrees: estimate.headingAccuracyDegrees, source: .imu))
+        }
+        if calibration.isRunning, let field = reading.sample.magneticFieldMicrotesla {
+            let outcome = calibration.add(field, nowNanoseconds: now,
+                                          expectedFieldMicrotesla: heading.declination.elements?.totalMicrotesla, gyroBias: nil)
+            switch outcome {
+            case .collecting:
+                break
+            case .fitted(var fitted):
+                fitted.utcNanoseconds = lastFix?.utcNanoseconds
+                heading.setCalibration(fitted)
+                stateDirty = true
+                output.line { out in
+                    out.append("calibration: magnetometer calibrated (")
+                    out.append(fitted.coverageFraction * 100, decimals: 0)
+                    out.append(" % of directions, field ")
+                    out.append(fitted.fieldMicrotesla, decimals: 1)
+                    out.append(" µT, hard iron ")
+                    out.append(fitted.hardIronMicrotesla.length, decimals: 1)
+                    out.append(" µT); applied and saved")
+                }
+            case .failed(let error, let coverage):
+                if let error {
+                    output.text("calibration: " + error.message)
+                } else {
+                    output.line { out in
+                        out.append("calibration: gave up after ")
+                        out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
+                        out.append(" s with ")
+                        out.append(coverage * 100, decimals: 0)
+                        out.append(" % of the directions covered (needs ")
+                        out.append(calibration.goalCoverageFraction * 100, decimals: 0)
+                        out.append(" %): turn the board through all orientations (figure eights, rolls and pitches) ")
+                        out.append("and start it again")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Logs IMU state changes (running, faulted) once each.
+    func noteIMUState(nowNanoseconds now: Int64) {
+        guard let status = imu?.status, status.state != imuState else { return }
+        imuState = status.state
+        switch status.state {
+        case .running:
+            imuFaultLogged = false
+            output.line { out in
+                out.append("imu: running")
+                if let chip = status.chip { out.append(" ("); out.append(chip.chip.name); out.append(")") }
+                if status.initializations > 1 { out.append(" again after a fault") }
+            }
+        case .faulted:
+            if imuFaultLogged { return }
+            imuFaultLogged = true
+            output.line { out in
+                out.append("imu: ")
+                if let fault = status.lastFault { out.append(fault.summary) } else { out.append("fault") }
+                out.append("; the bearing falls back to the GPS course while puckd retries")
+            }
+        case .probing, .initializing, .backoff:
+            break
+        }
+    }
+}

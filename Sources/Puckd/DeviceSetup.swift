@@ -1,0 +1,71 @@
+import Hardware
+
+/// Where the configuration comes from, so a SIGHUP can read it again: the board profile (`--board`),
+/// the configuration file (`--config` or /etc/puckd.conf) and the `--set` overrides.
+public struct ConfigurationSources: Sendable, Equatable {
+    /// `--board` value (a built-in profile name or a path), if any.
+    public var board: String?
+    /// Configuration file path, if any.
+    public var file: String?
+    /// `--set` texts, in order.
+    public var overrides: [String]
+
+    public init(board: String? = nil, file: String? = nil, overrides: [String] = []) {
+        self.board = board
+        self.file = file
+        self.overrides = overrides
+    }
+
+    /// Reads and validates all layers.
+    public func load() throws(ConfigurationError) -> LoadedConfiguration {
+        var documents: [ConfigurationDocument] = []
+        if let board { documents.append(try BoardProfiles.document(for: board)) }
+        if let file { documents.append(ConfigurationDocument(name: file, text: try ConfigurationLoader.readFile(file))) }
+        return try ConfigurationLoader.load(documents: documents, overrides: overrides)
+    }
+
+    /// "board/sim.conf (built in) + /etc/puckd.conf + 2 --set" for messages.
+    public var summary: String {
+        var parts: [String] = []
+        if let board { parts.append(board.contains("/") || board.hasSuffix(".conf") ? board : "board/" + board + ".conf (built in)") }
+        if let file { parts.append(file) }
+        if !overrides.isEmpty { parts.append(overrides.map { "--set " + $0 }.joined(separator: " ")) }
+        return parts.isEmpty ? "the defaults" : parts.joined(separator: " + ")
+    }
+}
+
+/// What `puckd run` opened before the device starts: the configuration and the hardware edges (each
+/// possibly missing, with the reason), the systemd notifier, and the descriptors to use.
+public struct DeviceSetup {
+    /// The loaded configuration and where it came from.
+    public var loaded: LoadedConfiguration
+    public var sources: ConfigurationSources
+    /// The GPS source as the report shows it, e.g. "/dev/serial0 at 9600 baud".
+    public var gpsDescription: String
+    /// The GPIO chip, or nil with the reason.
+    public var gpio: (any GPIOController)?
+    public var gpioProblem: String?
+    /// The IMU bus, or nil with the reason (nil reason: no IMU configured).
+    public var imuBus: DeviceI2CBus?
+    public var imuProblem: String?
+    /// The simulated board, when the profile is simulated.
+    public var simulation: SimulatedBoard?
+    /// The signalfd of SIGTERM, SIGINT and SIGHUP (`clinux_device_signalfd`), -1 for none (tests).
+    public var signalDescriptor: Int32 = -1
+    /// Where report, log and status lines go.
+    public var outputDescriptor: Int32 = 1
+    /// Where commands come from (-1: none).
+    public var consoleDescriptor: Int32 = -1
+    /// The systemd notifier (inactive unless `$NOTIFY_SOCKET` is set).
+    public var notifier = SystemdNotifier(socketPath: nil)
+    /// Stop by itself at this monotonic time (tests, benchmarks); nil: run until a signal.
+    public var stopAtNanoseconds: Int64?
+    /// Print the start-up report.
+    public var printsReport = true
+
+    public init(loaded: LoadedConfiguration, sources: ConfigurationSources, gpsDescription: String) {
+        self.loaded = loaded
+        self.sources = sources
+        self.gpsDescription = gpsDescription
+    }
+}
