@@ -53,14 +53,23 @@ public enum ConfigView {
         o.text("key", e.key, &out)
         o.text("value", e.value, &out)
         o.bool("isDefault", e.isDefault, &out)
+        if !e.origin.isEmpty { o.text("origin", e.origin, &out) }
+        o.bool("needsRestart", e.needsRestart, &out)
     }
 
-    /// `key = value` (+ `  (default)`).
+    /// `key = value` + `  (default)` or `  (ORIGIN)`, + `  (needs a restart to apply)`.
     public static func appendEntry(_ e: ConsoleConfigEntry, to out: inout OutputBuffer) {
         out.append(text: e.key)
         out.append(" = ")
         out.append(text: e.value)
-        if e.isDefault { out.append("  (default)") }
+        if e.isDefault {
+            out.append("  (default)")
+        } else if !e.origin.isEmpty {
+            out.append("  (")
+            out.append(text: e.origin)
+            out.append(")")
+        }
+        if e.needsRestart { out.append("  (needs a restart to apply)") }
         out.append(UInt8(ascii: "\n"))
     }
 

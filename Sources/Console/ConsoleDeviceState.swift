@@ -28,6 +28,9 @@ public struct ConsoleDeviceState: Sendable {
     public var calibration: ConsoleCalibrationActivity = .idle
     /// The outcome of the last finished calibration, one line (empty when none yet).
     public var lastCalibrationResult = ConsoleText()
+    /// Heap allocations on the loop's thread since start-up; nil when the malloc counter is not linked
+    /// (the device binary: `stats` says "not measured"; tests and benchmarks link it).
+    public var allocationsAfterStartUp: Int64?
 
     public init() {}
 }
@@ -73,13 +76,17 @@ public struct ConsoleLED: Sendable {
     public var color: StaticString
     /// GPIO line offset, or -1 when the LED is not wired (shown as `-`).
     public var line: Int
+    /// What the pattern means now, e.g. the mode name for the mode LED (empty when the pattern says it).
+    public var meaning: StaticString
 
-    public init(name: StaticString, isOn: Bool, pattern: StaticString, color: StaticString = "", line: Int = -1) {
+    public init(name: StaticString, isOn: Bool, pattern: StaticString, color: StaticString = "", line: Int = -1,
+                meaning: StaticString = "") {
         self.name = name
         self.isOn = isOn
         self.pattern = pattern
         self.color = color
         self.line = line
+        self.meaning = meaning
     }
 }
 
@@ -116,10 +123,18 @@ public struct ConsoleConfigEntry: Sendable {
     public var value: ConsoleText
     /// True when the value is the built-in default (not set in the file or by `--set`).
     public var isDefault: Bool
+    /// Where the value comes from: `/etc/puckd.conf:12`, `--set gps.baud=auto`, `console (not saved)`;
+    /// empty when unknown (then only `isDefault` is shown).
+    public var origin: ConsoleText
+    /// True when the value was changed but takes effect only at the next start (the running value differs).
+    public var needsRestart: Bool
 
-    public init(key: ConsoleText, value: ConsoleText, isDefault: Bool) {
+    public init(key: ConsoleText, value: ConsoleText, isDefault: Bool, origin: ConsoleText = ConsoleText(),
+                needsRestart: Bool = false) {
         self.key = key
         self.value = value
         self.isDefault = isDefault
+        self.origin = origin
+        self.needsRestart = needsRestart
     }
 }

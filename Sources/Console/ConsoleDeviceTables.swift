@@ -115,10 +115,10 @@ public struct ConsoleCounterTable: Sendable {
     public mutating func removeAll() { count = 0; overflow = 0 }
 }
 
-/// The running configuration (up to 64 keys), in file order.
+/// The running configuration (up to 128 keys), in file order.
 public struct ConsoleConfigTable: Sendable {
-    public static let capacity = 64
-    private var entries = InlineArray<64, ConsoleConfigEntry>(
+    public static let capacity = 128
+    private var entries = InlineArray<128, ConsoleConfigEntry>(
         repeating: ConsoleConfigEntry(key: ConsoleText(), value: ConsoleText(), isDefault: true))
     public private(set) var count = 0
     public private(set) var overflow = 0
@@ -130,15 +130,19 @@ public struct ConsoleConfigTable: Sendable {
         return entries[index]
     }
 
-    /// Sets `key` to `value`, adding the key when new.
-    public mutating func set(key: ConsoleText, value: ConsoleText, isDefault: Bool) {
+    /// Sets `key` to `value` (with where it comes from), adding the key when new.
+    public mutating func set(key: ConsoleText, value: ConsoleText, isDefault: Bool, origin: ConsoleText = ConsoleText(),
+                             needsRestart: Bool = false) {
         if let i = index(of: key) {
             entries[i].value = value
             entries[i].isDefault = isDefault
+            entries[i].origin = origin
+            entries[i].needsRestart = needsRestart
             return
         }
         if count < Self.capacity {
-            entries[count] = ConsoleConfigEntry(key: key, value: value, isDefault: isDefault)
+            entries[count] = ConsoleConfigEntry(key: key, value: value, isDefault: isDefault, origin: origin,
+                                                needsRestart: needsRestart)
             count += 1
         } else {
             overflow += 1

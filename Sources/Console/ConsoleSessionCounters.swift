@@ -22,6 +22,9 @@ public struct ConsoleSessionCounters: Sendable, Equatable {
     public var watchFrames: Int64 = 0
     /// Watch frames skipped because the previous one was still waiting to be written.
     public var skippedWatchFrames: Int64 = 0
+    /// Device notices (log lines) shown above the prompt, and those not shown (during a watch, or no room).
+    public var notices: Int64 = 0
+    public var suppressedNotices: Int64 = 0
 
     public init() {}
 }

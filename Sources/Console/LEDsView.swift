@@ -19,6 +19,7 @@ public enum LEDsView {
             }
             out.append("  ")
             out.append(led.pattern)
+            if led.meaning.utf8CodeUnitCount > 0 { out.append(": "); out.append(led.meaning) }
             if led.color.utf8CodeUnitCount > 0 { out.append(" ("); out.append(led.color); out.append(")") }
             out.append(UInt8(ascii: "\n"))
             i += 1
@@ -42,6 +43,7 @@ public enum LEDsView {
             g.bool("on", led.isOn, &out)
             g.integer("line", led.line >= 0 ? led.line : nil, &out)
             g.string("pattern", led.pattern, &out)
+            g.string("meaning", led.meaning.utf8CodeUnitCount > 0 ? led.meaning : nil, &out)
             g.string("color", led.color.utf8CodeUnitCount > 0 ? led.color : nil, &out)
             g.end(&out)
             i += 1

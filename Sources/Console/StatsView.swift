@@ -26,6 +26,13 @@ public enum StatsView {
         var i = 0
         while i < counters.count { line(counters[i].name, counters[i].value, &out); i += 1 }
         if counters.overflow > 0 { line("countersNotShown", Int64(counters.overflow), &out) }
+        if let allocations = state.device.allocationsAfterStartUp {
+            line("allocationsAfterStartUp", allocations, &out)
+        } else {
+            out.append("  ")
+            RenderFormat.label("allocationsAfterStartUp", width: 30, to: &out)
+            out.append("not measured (the malloc counter is linked into tests and benchmarks only)\n")
+        }
         group("console", &out)
         forEachConsoleCounter(console) { name, value in line(name, value, &out) }
     }
@@ -80,6 +87,7 @@ public enum StatsView {
         }
         out.append(UInt8(ascii: "}"))
         o.integer("deviceCountersNotShown", counters.overflow, &out)
+        o.integer("allocationsAfterStartUp", state.device.allocationsAfterStartUp, &out)
         o.key("console", &out)
         g = JSONWriter.begin(&out)
         forEachConsoleCounter(console) { name, value in g.integer(name, value, &out) }
@@ -114,5 +122,6 @@ public enum StatsView {
         body("ignoredBytes", c.ignoredBytes); body("bytesOut", c.bytesOut); body("droppedReplies", c.droppedReplies)
         body("droppedBytes", c.droppedBytes); body("truncatedReplies", c.truncatedReplies)
         body("watchFrames", c.watchFrames); body("skippedWatchFrames", c.skippedWatchFrames)
+        body("notices", c.notices); body("suppressedNotices", c.suppressedNotices)
     }
 }

@@ -228,19 +228,66 @@ public struct LoopSettings: Sendable, Equatable {
     public var tickHertz = 60
 }
 
-/// Where console commands come from.
-public enum ConsoleDeviceSetting: UInt8, Sendable, Equatable {
-    /// Standard input (commands) and standard output (replies, status lines).
-    case stdio = 0
-    /// No console input (status lines still go to standard output).
-    case none = 1
+/// Where the console is (`[console] device`, `--console`).
+public enum ConsoleDeviceSetting: Sendable, Equatable {
+    /// Standard input and output when run by hand; none when started by systemd with standard input
+    /// on /dev/null (`RunCommand.resolveConsole` decides).
+    case auto
+    /// Commands on standard input, replies on standard output: interactive with a terminal, scripted
+    /// otherwise (end of input stops puckd after the last reply).
+    case stdio
+    /// No console (log and status lines on standard output).
+    case none
+    /// A serial port or USB gadget port, e.g. `/dev/ttyGS0` at `baudRate` bit/s: always interactive.
+    case serial(path: String, baudRate: Int)
+
+    /// The default line speed of a serial console, bit/s.
+    public static let defaultBaudRate = 115200
+
+    /// The spelling in the file: `auto`, `stdio`, `none`, `/dev/ttyGS0` or `/dev/ttyAMA1:9600`.
+    public var text: String {
+        switch self {
+        case .auto: return "auto"
+        case .stdio: return "stdio"
+        case .none: return "none"
+        case .serial(let path, let baud): return baud == Self.defaultBaudRate ? path : path + ":" + String(baud)
+        }
+    }
+
+    /// Parses a spelling of `text`; nil with the reason when it is none.
+    public static func parse(_ text: String) -> Result<ConsoleDeviceSetting, ConfigurationProblem> {
+        switch text {
+        case "auto": return .success(.auto)
+        case "stdio", "-": return .success(.stdio)
+        case "none", "off": return .success(.none)
+        default: break
+        }
+        guard text.hasPrefix("/") else {
+            return .failure(.invalid("not a console, write auto, stdio, none or a serial device such as /dev/ttyGS0[:BAUD]"))
+        }
+        var path = text
+        var baud = defaultBaudRate
+        if let colon = text.lastIndex(of: ":") {
+            let rate = String(text[text.index(after: colon)...])
+            guard let value = Int(rate), SerialBaudRate.isStandard(value) else {
+                return .failure(.invalid("'" + rate + "' is not a standard baud rate; use one of "
+                    + SerialBaudRate.standardRates.map(String.init).joined(separator: ", ")))
+            }
+            baud = value
+            path = String(text[..<colon])
+        }
+        return .success(.serial(path: path, baudRate: baud))
+    }
 }
 
 /// `[console]`.
 public struct ConsoleSettings: Sendable, Equatable {
-    public var device = ConsoleDeviceSetting.stdio
-    /// A live status line every this many seconds on standard output; 0 = off.
-    public var statusIntervalSeconds = 10.0
+    public var device = ConsoleDeviceSetting.auto
+    /// Without a console (`device = none`): a live status line this often on standard output, seconds;
+    /// 0 = off. (With a console the person asks with `status` or `watch status`.)
+    public var statusIntervalSeconds = 0.0
+    /// A console command run when an interactive session begins (e.g. `watch status 2`); empty = none.
+    public var startCommand = ""
 }
 
 /// `[state]`: the state directory and how often it is written.

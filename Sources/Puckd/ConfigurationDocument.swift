@@ -76,15 +76,16 @@ public struct ConfigurationDocument: Sendable, Equatable {
         }
         let newLine = Line(number: 0, text: Self.render(key: key, value: value, comment: nil),
                            kind: .entry(section: section, key: key, value: value, comment: nil))
-        if let header = lines.firstIndex(where: { $0.kind == .section(section) }) {
+        if let header = lines.lastIndex(where: { $0.kind == .section(section) }) {
+            // After the section's last entry (comments and blank lines after it belong to what follows).
             var end = header + 1
-            var lastContent = header
+            var lastEntry = header
             while end < lines.count {
                 if case .section = lines[end].kind { break }
-                if lines[end].kind != .blank { lastContent = end }
+                if case .entry = lines[end].kind { lastEntry = end }
                 end += 1
             }
-            lines.insert(newLine, at: lastContent + 1)
+            lines.insert(newLine, at: lastEntry + 1)
         } else {
             if let last = lines.last, last.kind != .blank { lines.append(Line(number: 0, text: "", kind: .blank)) }
             lines.append(Line(number: 0, text: "[" + section + "]", kind: .section(section)))

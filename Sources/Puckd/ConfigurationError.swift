@@ -26,12 +26,15 @@ public enum ConfigurationOrigin: Sendable, Equatable, CustomStringConvertible {
     case defaultValue
     case document(name: String, line: Int)
     case override(String)
+    /// Set with `config KEY VALUE` on the console, not saved yet.
+    case console
 
     public var description: String {
         switch self {
         case .defaultValue: return "the default"
         case .document(let name, let line): return name + ":" + String(line)
         case .override(let text): return "--set " + text
+        case .console: return "set on the console"
         }
     }
 }

@@ -98,9 +98,9 @@ public enum ConfigurationKeys {
         .decimal("tracking", "zoom", \.tracking.trackingZoom, 0...25.5, unit: "zoom level",
                  doc: "zoom the tracking modes fly to"),
         .decimal("tracking", "follow_zoom", \.tracking.followZoom, 0...25.5, unit: "zoom level",
-                 doc: "zoom of the follow-puck viewport"),
+                 doc: "zoom of the follow-puck viewport (a change applies at the next follow)", live: true),
         .decimal("tracking", "follow_pitch", \.tracking.followPitchDegrees, 0...85, unit: "degrees",
-                 doc: "pitch of the follow-puck viewport"),
+                 doc: "pitch of the follow-puck viewport (a change applies at the next follow)", live: true),
         .decimal("tracking", "stale_s", \.tracking.staleSeconds, 0.1...86400, unit: "seconds",
                  doc: "no fresh fix for this long makes the puck stale"),
         .boolean("tracking", "heading_indicator", \.tracking.showsHeadingIndicator,
@@ -175,10 +175,24 @@ public enum ConfigurationKeys {
     ]
 
     static let console: [ConfigurationKey] = [
-        .choice("console", "device", \.console.device, [("stdio", .stdio), ("none", .none)],
-                doc: "where console commands come from"),
+        ConfigurationKey(section: "console", name: "device",
+                         allowed: "auto, stdio, none or a serial device /dev/ttyXXX[:BAUD] (default 115200 baud)",
+                         doc: "where the console is: stdio = standard input/output (interactive on a terminal, "
+                            + "scripted otherwise); a UART, USB serial or gadget port (/dev/ttyGS0); auto = stdio, "
+                            + "or none when systemd starts puckd with standard input on /dev/null",
+                         live: false,
+                         read: { $0.console.device.text },
+                         write: { c, text in
+                             switch ConsoleDeviceSetting.parse(text) {
+                             case .success(let setting): c.console.device = setting; return nil
+                             case .failure(let problem): return problem
+                             }
+                         }),
         .decimal("console", "status_interval_s", \.console.statusIntervalSeconds, 0...86400, unit: "seconds, 0 = off",
-                 doc: "a live status line this often on standard output", live: true),
+                 doc: "without a console (device = none): a live status line this often on standard output", live: true),
+        .text("console", "start_command", \.console.startCommand, allowed: "empty or one console command",
+              doc: "a console command run when an interactive session begins, e.g. watch status 2", live: true,
+              validate: { ConsoleCommandCheck.problem(with: $0) }),
     ]
 
     static let state: [ConfigurationKey] = [

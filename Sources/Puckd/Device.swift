@@ -18,7 +18,12 @@ import Tracking
 /// GPIO chip, PPS input or state directory is reported once and the device runs without it.
 public final class Device {
     // MARK: configuration
+    /// The running configuration.
     public internal(set) var configuration: PuckdConfiguration
+    /// The configuration as loaded (documents and where each value came from), for `config` and `config save`.
+    var loaded: LoadedConfiguration
+    /// `config KEY VALUE` changes not saved yet, in the order made (`section.key`, value text).
+    var consoleChanges: [(key: String, value: String)] = []
     let sources: ConfigurationSources
     let gpsDescription: String
 
@@ -28,6 +33,11 @@ public final class Device {
     public internal(set) var core: TrackingCore
     var baudSearch: BaudRateSearch?
     var calibration: DeviceCalibration
+    var gyroCalibration = GyroscopeCalibration()
+    /// The gyroscope bias measured by `calibrate gyro` or restored from the state, rad/s.
+    var savedGyroBias: Vector3?
+    /// Follow-puck options set on the console (`viewport follow zoom=…`), nil for the configured ones.
+    var followViewport: SavedFollowViewport?
 
     // MARK: edges
     public internal(set) var imu: IMUDevice<DeviceI2CBus>?
@@ -44,7 +54,7 @@ public final class Device {
     var ppsLastSequence: UInt32 = 0
     public internal(set) var pps = PPSPairing()
     var ppsEvents = GPIOEventBatch()
-    var console: DeviceCommandInput?
+    let console: DeviceConsole?
     let stateStore: StateStore?
     let notifier: SystemdNotifier
     let output: DeviceOutput
@@ -54,7 +64,7 @@ public final class Device {
     let wakeTimer: Int32
     var armedWakeNanoseconds: Int64 = 0
     var coalesceNanoseconds: Int64
-    static let pollCapacity = 7
+    static let pollCapacity = 8
     let pollSet: UnsafeMutablePointer<pollfd>
     let readBuffer: UnsafeMutableRawBufferPointer
     var statusScratch = OutputBuffer(capacity: 512)
@@ -91,6 +101,15 @@ public final class Device {
     var stateProblem: String?
     var stateWriteFailed = false
     public internal(set) var counters = DeviceCounters()
+    /// The last GPS source error as text (the console's fault list), empty when none.
+    var gpsErrorText = ConsoleText()
+    /// Fixed texts of the console's source table and fault reasons, made at start-up.
+    var consoleTexts = DeviceConsoleTexts()
+    /// Allocations of the loop thread when the loop started (-1: the malloc counter is not linked).
+    var allocationBaseline: Int64 = -1
+    /// The outcome of the last finished calibration (console `heading`, `calibrate stop`).
+    var lastCalibrationResult = ConsoleText()
+    var resultScratch = OutputBuffer(capacity: 512)
 
     // MARK: state persistence
     var stateDirty = false
@@ -98,7 +117,13 @@ public final class Device {
     var nextFixRefreshNanoseconds: Int64 = 0
 
     // MARK: control
+    /// Why the loop stops: a signal number, or one of the `Device.stop…` reasons (negative); 0 = running.
     public internal(set) var stopSignal: Int32 = 0
+    /// `stopSignal` values that are no signal.
+    static let stopRunTime: Int32 = -1
+    static let stopConsoleQuit: Int32 = -2
+    static let stopEndOfInput: Int32 = -3
+    static let stopOutputClosed: Int32 = -4
     var reloadRequested = false
     var startupReport: [String] = []
     var degradations: [String] = []
@@ -109,6 +134,7 @@ public final class Device {
     public init(setup: DeviceSetup, nowNanoseconds now: Int64) {
         let c = setup.loaded.configuration
         configuration = c
+        loaded = setup.loaded
         sources = setup.sources
         gpsDescription = setup.gpsDescription
         simulation = setup.simulation
@@ -153,9 +179,13 @@ public final class Device {
                 case .corrupt(let error, let movedTo):
                     stateLines.append("state: " + store.path + " is damaged (" + error.reason + "); "
                         + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
-                case .unreadable(let code):
-                    stateLines.append("state: cannot read " + store.path + " (" + String(cString: strerror(code))
-                        + "); starting from defaults and leaving the file alone")
+                case .unreadable(let code, let movedTo):
+                    stateLines.append("state: cannot read " + store.path + " (" + String(cString: strerror(code)) + "); "
+                        + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
+                }
+                if store.removedStaleTemporary {
+                    stateLines.append("state: removed " + store.directory + "/state.tmp, left by a save that was cut short "
+                        + "(the state file itself is whole)")
                 }
             case .failure(let error):
                 stateStore = nil
@@ -166,7 +196,10 @@ public final class Device {
         lastGoodFix = saved?.lastFix
 
         // Heading and tracking core.
-        heading = HeadingEstimator(configuration: c.heading, calibration: saved?.calibration)
+        savedGyroBias = saved?.gyroBiasRadiansPerSecond
+        followViewport = saved?.followViewport
+        heading = HeadingEstimator(configuration: c.heading,
+                                   calibration: Self.calibration(saved?.calibration, gyroBias: saved?.gyroBiasRadiansPerSecond))
         var coreConfiguration = c.tracking.coreConfiguration()
         if let fix = saved?.lastFix {
             coreConfiguration.initialLatitudeDegrees = fix.latitudeDegrees
@@ -189,7 +222,8 @@ public final class Device {
         switch saved?.viewport ?? c.tracking.viewport {
         case .idle: break
         case .followPuck:
-            core.transitionViewport(to: .followPuck(c.tracking.followOptions), transition: .immediate, atNanoseconds: now)
+            core.transitionViewport(to: .followPuck(saved?.followViewport?.options ?? c.tracking.followOptions),
+                                    transition: .immediate, atNanoseconds: now)
         case .overview:
             core.transitionViewport(to: .overview(OverviewOptions()), transition: .immediate, atNanoseconds: now)
         }
@@ -208,8 +242,17 @@ public final class Device {
         // Timers and console.
         wakeTimer = clinux_timerfd_create()
         coalesceNanoseconds = imu == nil ? 0 : min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2
-        console = setup.consoleDescriptor >= 0 && c.console.device == .stdio
-            ? DeviceCommandInput(fileDescriptor: setup.consoleDescriptor) : nil
+        switch setup.console {
+        case .none:
+            console = nil
+        case .standardStreams(let input, let output, let interactive, let rawMode):
+            console = DeviceConsole(transport: ConsoleTransport(standardInput: input, output: output, interactive: interactive,
+                                                                rawMode: rawMode),
+                                    startCommand: c.console.startCommand)
+        case .serial(let path, let baud):
+            console = DeviceConsole(transport: ConsoleTransport(serialPath: path, baudRate: baud),
+                                    startCommand: c.console.startCommand)
+        }
 
         startupReport = stateLines
         openGPIO(now: now)
@@ -218,6 +261,16 @@ public final class Device {
         buildReport(now: now)
         nextStateWriteNanoseconds = now
         nextFixRefreshNanoseconds = now
+        prepareConsoleState()
+    }
+
+    /// The magnetometer calibration to start the heading with, carrying `gyroBias` (which seeds the
+    /// filter's bias estimate even when there is no magnetometer calibration).
+    static func calibration(_ magnetometer: MagnetometerCalibration?, gyroBias: Vector3?) -> MagnetometerCalibration? {
+        guard let gyroBias else { return magnetometer }
+        var c = magnetometer ?? .identity
+        c.gyroBiasRadiansPerSecond = gyroBias
+        return c
     }
 
     deinit {

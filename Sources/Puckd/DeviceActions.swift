@@ -47,7 +47,7 @@ extension Device {
             }
         case .toggleOverview:
             if currentCycleEntry == .overview {
-                core.transitionViewport(to: .followPuck(configuration.tracking.followOptions), transition: .default,
+                core.transitionViewport(to: .followPuck(followOptions), transition: .default,
                                         atNanoseconds: now)
             } else {
                 core.transitionViewport(to: .overview(OverviewOptions()), transition: .default, atNanoseconds: now)
@@ -62,67 +62,25 @@ extension Device {
                 output.line { out in out.append("calibration: no IMU, nothing to calibrate") }
                 return
             }
-            let timeout = Int64(configuration.imu.calibrationTimeoutSeconds * 1e9)
-            calibration.start(nowNanoseconds: now, timeoutNanoseconds: timeout)
-            simulation?.startCalibrationMotion(nowNanoseconds: now, durationNanoseconds: min(timeout, 45_000_000_000))
-            output.line { out in
-                out.append("calibration: started; turn the board slowly through all orientations (figure eights, ")
-                out.append("rolls and pitches) for up to ")
-                out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
-                out.append(" s")
-                if simulation != nil { out.append(" (the simulated board does so by itself)") }
-            }
+            startMagnetometerCalibration(nowNanoseconds: now)
         case .toggleLocationVisible:
             core.setShowsUserLocation(!core.isShowingUserLocation, atNanoseconds: now)
             output.line { out in out.append(core.isShowingUserLocation ? "location: shown" : "location: hidden") }
         }
     }
 
-    func serviceConsole(nowNanoseconds now: Int64) {
-        var batch = InlineArray<8, DeviceCommand>(repeating: .empty)
-        var count = 0
-        console?.read { command in
-            if count < 8 { batch[count] = command; count += 1 }
-        }
-        if console?.closed == true { console = nil }
-        var i = 0
-        while i < count {
-            handle(batch[i], nowNanoseconds: now)
-            i += 1
-        }
-    }
-
-    /// Runs one console command.
-    public func handle(_ command: DeviceCommand, nowNanoseconds now: Int64) {
-        counters.commands &+= 1
-        switch command {
-        case .empty:
-            break
-        case .press(let secondary, let long):
-            guard let simulation else {
-                output.line { out in out.append("press: only the simulated board has a button to press from here") }
-                return
-            }
-            let longNanoseconds = Int64(configuration.gpio.longPressMilliseconds) * 1_000_000
-            if long && longNanoseconds == 0 {
-                output.line { out in out.append("press: long presses are off ([gpio] long_press_ms = 0)") }
-                return
-            }
-            if !simulation.press(secondary ? .secondary : .primary, long: long, longPressNanoseconds: longNanoseconds,
-                                 nowNanoseconds: now) {
-                output.line { out in
-                    out.append(secondary ? "press: no second button configured ([gpio] button2), or it is still held"
-                                         : "press: no button configured ([gpio] button), or it is still held")
-                }
-            }
-        case .status:
-            writeStatusLine(nowNanoseconds: now)
-        case .leds:
-            writeLEDReport(nowNanoseconds: now)
-        case .help:
-            output.raw { out in out.append(DeviceCommandInput.help) }
-        case .unknown:
-            output.line { out in out.append("unknown command; type help") }
+    /// Starts a magnetometer calibration run (a button's long press, or `calibrate mag`).
+    func startMagnetometerCalibration(nowNanoseconds now: Int64) {
+        gyroCalibration.cancel()
+        let timeout = Int64(configuration.imu.calibrationTimeoutSeconds * 1e9)
+        calibration.start(nowNanoseconds: now, timeoutNanoseconds: timeout)
+        simulation?.startCalibrationMotion(nowNanoseconds: now, durationNanoseconds: min(timeout, 45_000_000_000))
+        output.line { out in
+            out.append("calibration: started; turn the board slowly through all orientations (figure eights, ")
+            out.append("rolls and pitches) for up to ")
+            out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
+            out.append(" s")
+            if simulation != nil { out.append(" (the simulated board does so by itself)") }
         }
     }
 }

@@ -45,6 +45,22 @@ public struct DeviceCalibration: Sendable {
     /// Stops without a result.
     public mutating func cancel() { isRunning = false }
 
+    /// Samples collected so far.
+    public var sampleCount: Int { run.count }
+
+    /// `calibrate stop`: ends the run now and fits what was collected when it is enough (at least the
+    /// minimum coverage and samples); otherwise fails saying how far it got.
+    public mutating func finishNow(expectedFieldMicrotesla: Double?, gyroBias: Vector3?) -> Outcome {
+        guard isRunning else { return .collecting }
+        isRunning = false
+        coverageFraction = run.coverageFraction
+        do throws(MagnetometerCalibrationError) {
+            return .fitted(try run.fit(expectedFieldMicrotesla: expectedFieldMicrotesla, gyroBiasRadiansPerSecond: gyroBias))
+        } catch {
+            return .failed(error, coverageFraction: coverageFraction)
+        }
+    }
+
     /// Offers a raw magnetometer sample (board frame, µT) at `now`; returns the outcome of a check when
     /// one was due.
     public mutating func add(_ raw: Vector3, nowNanoseconds now: Int64, expectedFieldMicrotesla: Double?,

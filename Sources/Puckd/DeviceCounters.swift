@@ -27,6 +27,10 @@ public struct DeviceCounters: Sendable, Equatable {
     /// State writes (successful, failed).
     public var stateWrites: UInt64 = 0
     public var stateWriteFailures: UInt64 = 0
+    /// Longest delay between the moment the wake timer was armed for and the wake-up, nanoseconds.
+    public var maxWakeLatencyNanoseconds: Int64 = 0
+    /// Timer wake-ups measured for it.
+    public var timerWakeUps: UInt64 = 0
 
     public init() {}
 }
@@ -44,5 +48,7 @@ public struct DeviceReadiness: OptionSet, Sendable {
     public static let secondaryButton = DeviceReadiness(rawValue: 32)
     public static let pps = DeviceReadiness(rawValue: 64)
     public static let console = DeviceReadiness(rawValue: 128)
+    /// The console's output can take bytes.
+    public static let consoleOutput = DeviceReadiness(rawValue: 256)
     public static let all = DeviceReadiness(rawValue: 0xFFFF)
 }

@@ -119,6 +119,8 @@ extension Device {
             return
         }
         lastLoggedGPSError = error
+        gpsErrorText.removeAll()
+        error.writeMessage { gpsErrorText.append($0) }
         output.line { out in
             out.append("gps: ")
             error.writeMessage { out.append($0) }

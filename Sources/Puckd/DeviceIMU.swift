@@ -19,39 +19,15 @@ extension Device {
         }
         if calibration.isRunning, let field = reading.sample.magneticFieldMicrotesla {
             let outcome = calibration.add(field, nowNanoseconds: now,
-                                          expectedFieldMicrotesla: heading.declination.elements?.totalMicrotesla, gyroBias: nil)
-            switch outcome {
-            case .collecting:
-                break
-            case .fitted(var fitted):
-                fitted.utcNanoseconds = lastFix?.utcNanoseconds
-                heading.setCalibration(fitted)
-                stateDirty = true
-                output.line { out in
-                    out.append("calibration: magnetometer calibrated (")
-                    out.append(fitted.coverageFraction * 100, decimals: 0)
-                    out.append(" % of directions, field ")
-                    out.append(fitted.fieldMicrotesla, decimals: 1)
-                    out.append(" µT, hard iron ")
-                    out.append(fitted.hardIronMicrotesla.length, decimals: 1)
-                    out.append(" µT); applied and saved")
-                }
-            case .failed(let error, let coverage):
-                if let error {
-                    output.text("calibration: " + error.message)
-                } else {
-                    output.line { out in
-                        out.append("calibration: gave up after ")
-                        out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
-                        out.append(" s with ")
-                        out.append(coverage * 100, decimals: 0)
-                        out.append(" % of the directions covered (needs ")
-                        out.append(calibration.goalCoverageFraction * 100, decimals: 0)
-                        out.append(" %): turn the board through all orientations (figure eights, rolls and pitches) ")
-                        out.append("and start it again")
-                    }
-                }
-            }
+                                          expectedFieldMicrotesla: heading.declination.elements?.totalMicrotesla,
+                                          gyroBias: currentGyroBias)
+            handleMagnetometerOutcome(outcome, stoppedByHand: false)
+        }
+        if gyroCalibration.isRunning {
+            let outcome = gyroCalibration.add(gyro: reading.sample.gyroRadiansPerSecond,
+                                              acceleration: reading.sample.accelerationMetersPerSecondSquared,
+                                              nowNanoseconds: now)
+            handleGyroscopeOutcome(outcome)
         }
     }
 

@@ -30,8 +30,11 @@ extension Device {
         if baudControl, let rate = startBaudSearch(nowNanoseconds: now) { try? setBaud(&gps, rate, now) }
         if printsReport { printReport() }
         notifier.ready(nowNanoseconds: now)
-        writeStatusLine(nowNanoseconds: now)
-        nextStatusNanoseconds = now + Int64(configuration.console.statusIntervalSeconds * 1e9)
+        if console == nil {
+            writeStatusLine(nowNanoseconds: now)
+            nextStatusNanoseconds = now + Int64(configuration.console.statusIntervalSeconds * 1e9)
+        }
+        startConsole(nowNanoseconds: now)
         now = loop(gps: &gps, nowNanoseconds: now, describe: describe, setBaud: setBaud)
         return shutdown(nowNanoseconds: now)
     }
@@ -62,7 +65,7 @@ extension Device {
                 gpsDescribed = true
                 if let text = describe(gps) { output.text("gps: " + text) }
             }
-            if let stop = stopAtNanoseconds, now >= stop, stopSignal == 0 { stopSignal = -1 }
+            if let stop = stopAtNanoseconds, now >= stop, stopSignal == 0 { stopSignal = Self.stopRunTime }
             if stopSignal != 0 { break }
             ready = waitForWake(gps: gps, nowNanoseconds: now)
             now = clinux_monotonic_ns()       // the one clock read of this wake-up
@@ -98,12 +101,15 @@ extension Device {
         set(3, gpio.map { g in buttons?.descriptor(of: .primary, on: g) ?? -1 } ?? -1, POLLIN)
         set(4, gpio.map { g in buttons?.descriptor(of: .secondary, on: g) ?? -1 } ?? -1, POLLIN)
         set(5, gpio.map { g in ppsLine.map { g.eventDescriptor($0) } ?? -1 } ?? -1, POLLIN)
-        set(6, console?.fileDescriptor ?? -1, POLLIN)
+        set(6, console.map { $0.inputEnded ? -1 : $0.transport.inputPollRequest.fileDescriptor } ?? -1, POLLIN)
+        set(7, console.map { $0.session.pendingOutputCount > 0 && !$0.outputClosed ? $0.transport.outputDescriptor : -1 } ?? -1,
+            POLLOUT)
         let n = poll(pollSet, nfds_t(Self.pollCapacity), wakeTimer >= 0 ? 1000 : 20)
         counters.wakeUps &+= 1
         var ready: DeviceReadiness = []
         if n <= 0 { return ready }
-        let flags: [7 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console]
+        let flags: [8 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
+                                             .consoleOutput]
         var i = 0
         while i < Self.pollCapacity {
             if pollSet[i].revents != 0 { ready.insert(flags[i]) }
@@ -124,6 +130,11 @@ extension Device {
     public func step<Source: ByteSource & ~Copyable>(gps: inout Source, nowNanoseconds now: Int64,
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
+        if ready.contains(.timer) && armedWakeNanoseconds > 0 {
+            counters.timerWakeUps &+= 1
+            let late = now - armedWakeNanoseconds
+            if late > counters.maxWakeLatencyNanoseconds { counters.maxWakeLatencyNanoseconds = late }
+        }
         simulation?.service(nowNanoseconds: now)
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
@@ -132,7 +143,9 @@ extension Device {
         if let next = imu?.nextPollNanoseconds, now >= next - coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { servicePPSLine() }
-        if ready.contains(.console) { serviceConsole(nowNanoseconds: now) }
+        if let console, ready.contains(.console) || now >= console.transport.inputPollRequest.deadlineNanoseconds {
+            serviceConsole(nowNanoseconds: now)
+        }
         if now >= nextTickNanoseconds - coalesceNanoseconds {
             tick(nowNanoseconds: now)
             nextTickNanoseconds += tickPeriodNanoseconds
@@ -145,6 +158,10 @@ extension Device {
         if reloadRequested {
             reloadRequested = false
             reload(nowNanoseconds: now)
+        }
+        if console != nil {
+            tickConsole(nowNanoseconds: now)
+            flushConsole(nowNanoseconds: now)
         }
         armWakeTimer(fired: ready.contains(.timer))
         return baud
@@ -171,9 +188,11 @@ extension Device {
         }
     }
 
-    /// Clean shutdown: LEDs off, lines released, state saved, systemd told. Returns the exit status.
+    /// Clean shutdown: the console's last replies written (and its terminal restored), LEDs off, lines
+    /// released, state saved, systemd told. Returns the exit status.
     public func shutdown(nowNanoseconds now: Int64) -> Int32 {
         notifier.stopping()
+        finishConsole()
         if let gpio {
             if leds != nil {
                 do throws(GPIOError) { try leds?.allOff(on: gpio, nowNanoseconds: now) } catch {
@@ -190,13 +209,7 @@ extension Device {
         } else if let stateProblem {
             stateText = "state not saved: " + stateProblem
         }
-        let reason: String
-        switch stopSignal {
-        case SIGTERM: reason = "SIGTERM"
-        case SIGINT: reason = "SIGINT"
-        default: reason = "the configured run time"
-        }
-        output.text("stopped by " + reason + ": " + (leds != nil ? "LEDs off, " : "") + stateText)
+        output.text("stopped by " + stopReason + ": " + (leds != nil ? "LEDs off, " : "") + stateText)
         if let simulation, let leds = configurationLEDOffsets {
             var text = "sim: LED lines at exit:"
             for (name, offset) in leds {
@@ -205,6 +218,18 @@ extension Device {
             output.text(text)
         }
         return ExitStatus.ok
+    }
+
+    /// Why the loop stopped, for the last log line.
+    var stopReason: String {
+        switch stopSignal {
+        case SIGTERM: return "SIGTERM"
+        case SIGINT: return "SIGINT"
+        case Self.stopConsoleQuit: return "quit on the console"
+        case Self.stopEndOfInput: return "the end of the console's input"
+        case Self.stopOutputClosed: return "the console's output being closed"
+        default: return "the configured run time"
+        }
     }
 
     /// The configured LED names and offsets (nil when none).

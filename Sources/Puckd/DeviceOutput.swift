@@ -2,13 +2,17 @@ import CLinux
 import Console
 import Glibc
 
-/// Where the device writes its start-up report, log lines and status lines (standard output by
-/// default). Lines are built in one fixed buffer and written with one `write(2)` each, and only when
+/// Where the device writes its start-up report, log lines and status lines: standard output without a
+/// console or with a serial one, standard error when the console owns standard output, and — while a
+/// person uses an interactive console on standard output — notices above the console's prompt
+/// (`console`). Lines are built in one fixed buffer and written with one `write(2)` each, and only when
 /// the descriptor can take them without blocking: a reader that stops reading (a full pipe) costs
 /// dropped lines (counted), never a stalled loop. Allocation-free except `text(_:)`.
 public final class DeviceOutput {
     /// The descriptor written to.
     public let fileDescriptor: Int32
+    /// The interactive console that shows log lines instead (nil: the descriptor).
+    var console: DeviceConsole?
     /// Lines dropped because the descriptor was not writable or the line did not fit.
     public private(set) var droppedLines = 0
     /// Lines written.
@@ -44,6 +48,10 @@ public final class DeviceOutput {
         if buffer.overflowed {
             buffer.truncate(to: buffer.capacity - 4)
             buffer.append("...\n")
+        }
+        if let console, buffer.withBytes({ console.showLogLine($0) }) {
+            writtenLines += 1
+            return
         }
         let writable = clinux_writable_now(fileDescriptor)
         guard writable == 1 else {

@@ -13,6 +13,13 @@ extension Device {
             output.text("config: reload rejected, the running configuration stays: " + error.description)
             return
         }
+        if !consoleChanges.isEmpty {
+            output.text("config: the reload drops " + String(consoleChanges.count) + " unsaved console change"
+                + (consoleChanges.count == 1 ? "" : "s") + " (" + consoleChanges.map(\.key).joined(separator: ", ")
+                + "); config save writes changes to the file")
+            consoleChanges = []
+        }
+        self.loaded = loaded
         let changes = ConfigurationChanges(from: configuration, to: loaded.configuration)
         var running = configuration
         for change in changes.live {
@@ -22,6 +29,7 @@ extension Device {
         }
         apply(running, nowNanoseconds: now)
         output.text("config: reloaded " + sources.summary + ": " + changes.summary)
+        fillConfigTable()
     }
 
     /// Applies the live settings of `new` to the running device.
@@ -37,6 +45,12 @@ extension Device {
             nextTickNanoseconds = now + tickPeriodNanoseconds
             if imu != nil { coalesceNanoseconds = min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2 }
             armWakeTimer(fired: true)
+        }
+        if new.tracking.followZoom != old.tracking.followZoom || new.tracking.followPitchDegrees != old.tracking.followPitchDegrees {
+            followViewport = nil   // the configured follow-puck options apply again
+        }
+        if new.console.startCommand != old.console.startCommand {
+            console?.startCommand = new.console.startCommand.isEmpty ? [] : Array(new.console.startCommand.utf8) + [0x0D]
         }
         if new.console.statusIntervalSeconds != old.console.statusIntervalSeconds {
             nextStatusNanoseconds = now + Int64(new.console.statusIntervalSeconds * 1e9)

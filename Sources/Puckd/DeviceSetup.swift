@@ -52,10 +52,10 @@ public struct DeviceSetup {
     public var simulation: SimulatedBoard?
     /// The signalfd of SIGTERM, SIGINT and SIGHUP (`clinux_device_signalfd`), -1 for none (tests).
     public var signalDescriptor: Int32 = -1
-    /// Where report, log and status lines go.
+    /// Where report, log and status lines go (standard error when the console owns standard output).
     public var outputDescriptor: Int32 = 1
-    /// Where commands come from (-1: none).
-    public var consoleDescriptor: Int32 = -1
+    /// The console.
+    public var console: DeviceConsoleEndpoint = .none
     /// The systemd notifier (inactive unless `$NOTIFY_SOCKET` is set).
     public var notifier = SystemdNotifier(socketPath: nil)
     /// Stop by itself at this monotonic time (tests, benchmarks); nil: run until a signal.

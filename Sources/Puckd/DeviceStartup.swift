@@ -142,9 +142,22 @@ extension Device {
             + (core.isShowingUserLocation ? "on" : "off") + ", viewport " + Self.viewportName(core.camera.viewportStatus)
             + ", accuracy " + (accuracySetting == .full ? "full" : "reduced") + ", tick " + String(c.loop.tickHertz) + " Hz, "
             + "mode cycle " + c.gpio.modeCycle.map(\.name).joined(separator: " → "))
-        if console != nil {
-            lines.append("console: commands on standard input (press [2] [long], status, leds, help); "
-                + "end of input keeps puckd running; SIGINT/SIGTERM stop it, SIGHUP reloads the configuration")
+        if let console {
+            var text = "console: " + console.transport.description
+            switch console.transport.kind {
+            case .standardStreams where console.isInteractive:
+                text += "; type help; quit or Ctrl-D stops puckd, Ctrl-C stops a watch"
+                if !c.console.startCommand.isEmpty { text += "; starts with: " + c.console.startCommand }
+            case .standardStreams:
+                text += "; replies on standard output, logs on standard error; the end of input stops puckd after "
+                    + "the last reply (a running watch keeps it going until SIGINT/SIGTERM)"
+            case .serial:
+                text += "; quit ends a session and starts a fresh one"
+            }
+            lines.append(text)
+        } else {
+            lines.append("console: none" + (c.console.statusIntervalSeconds > 0
+                ? "; a status line every " + Self.decimal(c.console.statusIntervalSeconds, 1) + " s" : ""))
         }
         lines.append("systemd: " + (notifier.isActive
             ? "notify socket " + (notifier.socketPath ?? "") + (notifier.watchdogIntervalNanoseconds.map { ", watchdog ping every " + Self.seconds($0) + " s" } ?? "")

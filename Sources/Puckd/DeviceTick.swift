@@ -53,6 +53,7 @@ extension Device {
     /// mode LED restarts its blink group on a mode change).
     func drainCoreEvents() {
         while let timed = core.popEvent() {
+            console?.state.events.record(timed)
             switch timed.event {
             case .didChangeTrackingMode(let mode, _):
                 modeChangedAtNanoseconds = timed.timeNanoseconds
@@ -134,7 +135,7 @@ extension Device {
     /// Status line, systemd watchdog and STATUS=, state writes: checked on every wake-up.
     func periodic(nowNanoseconds now: Int64) {
         let interval = configuration.console.statusIntervalSeconds
-        if interval > 0 && now >= nextStatusNanoseconds {
+        if interval > 0 && console == nil && now >= nextStatusNanoseconds {
             writeStatusLine(nowNanoseconds: now)
             nextStatusNanoseconds += Int64(interval * 1e9)
             if nextStatusNanoseconds <= now { nextStatusNanoseconds = now + Int64(interval * 1e9) }
@@ -176,6 +177,7 @@ extension Device {
         }
         return DeviceStateRecord(trackingMode: core.trackingMode, viewport: viewport,
                                  showsLocation: core.isShowingUserLocation, authorization: core.authorization.status,
-                                 accuracy: accuracySetting, lastFix: lastGoodFix, calibration: heading.calibration)
+                                 accuracy: accuracySetting, lastFix: lastGoodFix, calibration: heading.calibration,
+                                 gyroBiasRadiansPerSecond: currentGyroBias, followViewport: followViewport)
     }
 }

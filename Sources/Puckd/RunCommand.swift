@@ -7,17 +7,23 @@ import Heading
 /// what the board has (degrading around what is missing), and runs the loop until SIGTERM/SIGINT.
 public enum RunCommand {
     public static let usage: StaticString = """
-          puckd run [--board sim|NAME|FILE] [--config FILE] [--gps SOURCE] [--set SECTION.KEY=VALUE]...
-                    [--status-interval S]
+          puckd run [--board sim|NAME|FILE] [--config FILE] [--gps SOURCE] [--console stdio|none|DEVICE[:BAUD]]
+                    [--set SECTION.KEY=VALUE]... [--status-interval S]
               Run the device: GPS → fixes, IMU → heading, both → puck and camera; buttons cycle the
-              tracking mode, LEDs show fix, mode and faults. Prints what it opened, then a status line
-              every S seconds; SIGHUP reloads the configuration, SIGINT/SIGTERM stop it cleanly.
+              tracking mode, LEDs show fix, mode and faults; the console shows and changes everything
+              (type help). Prints what it opened; SIGHUP reloads the configuration, SIGINT/SIGTERM stop
+              it cleanly (LEDs off, state saved).
               --board   a built-in profile (sim, pi4-berrygps-imu-v4, pi5-berrygps-imu-v4,
                         zero2w-berrygps-imu-v4, adafruit-ultimate-gps-hat, sense-hat-usb-gps,
                         waveshare-l76x-hat, hil) or a profile file; sim runs without hardware
               --config  a configuration file on top of the profile (default /etc/puckd.conf when
                         neither --board nor --config is given)
               --gps     the GPS source ([gps] source); on the simulated board the NMEA log to replay
+              --console where the console is ([console] device): stdio (default when run by hand:
+                        interactive on a terminal; otherwise commands are read line by line, replies
+                        go to standard output, logs to standard error, and the end of input stops
+                        puckd after the last reply), none, or a serial port such as /dev/ttyGS0[:BAUD]
+              --status-interval  without a console: a status line every S seconds
               --set     override one key (puckd --help-config lists them all)
         """
 
@@ -39,6 +45,7 @@ public enum RunCommand {
             case "--config": file = value
             case "--gps": gps = value
             case "--set": overrides.append(value)
+            case "--console": overrides.append("console.device=" + value)
             case "--status-interval":
                 guard let seconds = Double(value), seconds >= 0 else {
                     return usageError("--status-interval takes seconds (0 = off), not '\(value)'")
@@ -119,13 +126,33 @@ public enum RunCommand {
             openHardware(c, into: &setup)
         }
         setup.signalDescriptor = signals
-        setup.outputDescriptor = 1
-        // Standard input carries NMEA when the source is '-': then it is no console.
-        setup.consoleDescriptor = c.console.device == .stdio && address != .standardInput ? 0 : -1
+        setup.console = resolveConsole(c.console.device, gpsOnStandardInput: address == .standardInput)
+        // Logs go to standard error when the console owns standard output.
+        if case .standardStreams = setup.console { setup.outputDescriptor = 2 } else { setup.outputDescriptor = 1 }
         setup.notifier = SystemdNotifier.fromEnvironment()
         let device = Device(setup: setup, nowNanoseconds: now)
         var visitor = DeviceVisitor(device: device)
         return address.withSource(options: options, visitor: &visitor)
+    }
+
+    /// Where the console is: `auto` is standard input/output, except when systemd started puckd with
+    /// standard input on /dev/null (then there is nobody to type: no console). Standard input carrying
+    /// NMEA (`--gps -`) is no console either.
+    static func resolveConsole(_ setting: ConsoleDeviceSetting, gpsOnStandardInput: Bool) -> DeviceConsoleEndpoint {
+        switch setting {
+        case .none:
+            return .none
+        case .serial(let path, let baud):
+            return .serial(path: path, baudRate: baud)
+        case .stdio:
+            return gpsOnStandardInput ? .none : .standardStreams(input: 0, output: 1, interactive: nil, rawMode: true)
+        case .auto:
+            if gpsOnStandardInput { return .none }
+            let startedBySystemd = getenv("NOTIFY_SOCKET") != nil || clinux_console_is_journal_stream(1) == 1
+                || clinux_console_is_journal_stream(2) == 1
+            if clinux_console_is_null_device(0) == 1 && startedBySystemd { return .none }
+            return .standardStreams(input: 0, output: 1, interactive: nil, rawMode: true)
+        }
     }
 
     /// Opens the GPIO chip and the IMU bus of a real board; a failure becomes the reason in the setup.

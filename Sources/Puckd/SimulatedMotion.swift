@@ -16,6 +16,10 @@ import Heading
 ///   accelerometer ±0.03 m/s², magnetometer ±0.3 µT.
 /// - `startTumble` adds what a person does for a magnetometer calibration: the board is rolled,
 ///   pitched and turned through all orientations for a while, easing in and out.
+/// - `startStill` is what a person does for a gyroscope calibration: the vehicle stops and the board
+///   is held still (the pose of that moment, no motion) for a while.
+/// - `gyroBiasRadiansPerSecond` is added to every gyroscope reading (a MEMS gyro's offset; zero unless
+///   set, e.g. by a test of `calibrate gyro`).
 ///
 /// Replays loop with the schedule's lap. Evaluation allocates nothing.
 public final class SimulatedMotion {
@@ -32,12 +36,16 @@ public final class SimulatedMotion {
     public let fieldLongitudeDegrees: Double
     /// Add noise.
     public var noise: Bool
+    /// Added to every gyroscope reading, rad/s.
+    public var gyroBiasRadiansPerSecond = Vector3.zero
 
     private let times: [Int64]
     private let headings: [Double]          // true heading, degrees, unwrapped (continuous)
     private let speeds: [Double]
     private var tumbleStart: Int64 = .min
     private var tumbleDuration: Int64 = 0
+    private var stillStart: Int64 = .min
+    private var stillDuration: Int64 = 0
     private static let gravity = 9.80665
 
     /// Motion for `schedule` replayed from `startNanoseconds` (looping when `loop`).
@@ -84,6 +92,17 @@ public final class SimulatedMotion {
         tumbleDuration = durationNanoseconds
     }
 
+    /// Holds the board still from `now` for `durationNanoseconds` (the pose of `now`, no motion).
+    public func startStill(atNanoseconds now: Int64, durationNanoseconds: Int64) {
+        stillStart = now
+        stillDuration = durationNanoseconds
+    }
+
+    /// True while the board is held still at `time`.
+    public func isStill(atNanoseconds time: Int64) -> Bool {
+        time >= stillStart && time < stillStart &+ stillDuration
+    }
+
     /// True while the tumble runs at `time`.
     public func isTumbling(atNanoseconds time: Int64) -> Bool {
         time >= tumbleStart && time < tumbleStart &+ tumbleDuration
@@ -106,6 +125,7 @@ public final class SimulatedMotion {
         let acceleration = forward * a.alongTrack + left * (a.speed * yawRate) + Vector3(0, 0, Self.gravity)
         var specificForce = a.q.inverseRotate(acceleration)
         var field = a.q.inverseRotate(fieldEastNorthUpMicrotesla)
+        gyro += gyroBiasRadiansPerSecond
         if noise {
             gyro += Self.noiseVector(time, channel: 0) * 0.003
             specificForce += Self.noiseVector(time, channel: 3) * 0.03
@@ -166,6 +186,11 @@ public final class SimulatedMotion {
     }
 
     private func orientation(at time: Int64) -> Pose {
+        if isStill(atNanoseconds: time) {
+            let held = track(at: stillStart)
+            let yaw = (90 - held.heading) * Angle.radiansPerDegree
+            return Pose(q: Quaternion.aboutVertical(radians: yaw), heading: held.heading, speed: 0, alongTrack: 0)
+        }
         let track = track(at: time)
         let yaw = (90 - track.heading) * Angle.radiansPerDegree     // ENU yaw, counter-clockwise from east
         var q = Quaternion.aboutVertical(radians: yaw)

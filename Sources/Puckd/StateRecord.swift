@@ -50,6 +50,7 @@ public struct SavedFix: Sendable, Equatable {
 /// Why a state file could not be decoded.
 public enum StateRecordError: Error, Sendable, Equatable {
     case wrongLength(actual: Int, expected: Int)
+    case empty
     case notAStateFile
     case unsupportedVersion(UInt16)
     case checksumMismatch
@@ -58,9 +59,12 @@ public enum StateRecordError: Error, Sendable, Equatable {
     /// What is wrong, for the log line.
     public var reason: String {
         switch self {
-        case .wrongLength(let actual, let expected): return "it has \(actual) bytes, a state file has \(expected) (truncated?)"
+        case .wrongLength(let actual, let expected):
+            return "it has \(actual) bytes, a state file of its version has \(expected) (truncated or cut short by a crash)"
+        case .empty: return "it is empty (cut short before its first byte was written)"
         case .notAStateFile: return "it does not start with the state file's magic bytes PKST"
-        case .unsupportedVersion(let v): return "it has format version \(v), this puckd reads version \(DeviceStateRecord.version)"
+        case .unsupportedVersion(let v):
+            return "it has format version \(v), this puckd reads versions 1 to \(DeviceStateRecord.version) (written by a newer puckd?)"
         case .checksumMismatch: return "its checksum does not match its content (a torn or damaged write)"
         case .badValue(let field): return "its \(field) field holds an impossible value"
         }
@@ -69,24 +73,49 @@ public enum StateRecordError: Error, Sendable, Equatable {
     public static func == (a: StateRecordError, b: StateRecordError) -> Bool { a.reason == b.reason }
 }
 
-/// What puckd remembers across restarts: tracking mode and viewport, showsUserLocation, authorization,
-/// the last good fix and the magnetometer calibration. A fixed-size binary record, versioned, with a
-/// CRC-32; encoding and decoding allocate nothing.
+/// The follow-puck viewport options the state keeps (set with `viewport follow zoom=… pitch=… bearing=…`).
+public struct SavedFollowViewport: Sendable, Equatable {
+    /// Zoom level (512-pt tiles) and pitch, degrees.
+    public var zoom: Double
+    public var pitchDegrees: Double
+    /// Heading, course, or a constant bearing (degrees clockwise from true north).
+    public var bearing: FollowPuckBearing
+
+    public init(zoom: Double, pitchDegrees: Double, bearing: FollowPuckBearing) {
+        self.zoom = zoom
+        self.pitchDegrees = pitchDegrees
+        self.bearing = bearing
+    }
+
+    /// The tracking core's options.
+    public var options: FollowPuckOptions { FollowPuckOptions(zoom: zoom, pitchDegrees: pitchDegrees, bearing: bearing) }
+}
+
+/// What puckd remembers across restarts: tracking mode and viewport (with the follow-puck options),
+/// showsUserLocation, authorization, the last good fix, the magnetometer calibration and the gyroscope
+/// bias. A fixed-size binary record, versioned, with a CRC-32; encoding and decoding allocate nothing.
+///
+/// Version 2 (written; version 1 files, 228 bytes without the last three rows, are still read):
 ///
 /// | offset | size | content |
 /// |---|---|---|
 /// | 0 | 4 | magic "PKST" |
-/// | 4 | 2 | version (1), little-endian |
-/// | 6 | 2 | flags: 1 fix, 2 calibration, 4 showsLocation, 8 altitude, 16 accuracy, 32 UTC |
+/// | 4 | 2 | version (2), little-endian |
+/// | 6 | 2 | flags: 1 fix, 2 calibration, 4 showsLocation, 8 altitude, 16 accuracy, 32 UTC, 64 gyro bias, 128 follow options |
 /// | 8 | 4 | tracking mode, viewport, authorization status, accuracy authorization (one byte each) |
 /// | 12 | 41 | fix: latitude, longitude, altitude, accuracy (float64), UTC ns (int64), mode (uint8) |
+/// | 53 | 1 | follow bearing kind: 0 heading, 1 course, 2 constant |
 /// | 56 | 168 | magnetometer calibration record (`MagnetometerCalibration.encode`) |
-/// | 224 | 4 | CRC-32 (IEEE 802.3) of bytes 0 ..< 224 |
+/// | 224 | 24 | gyroscope bias x, y, z, rad/s (float64) |
+/// | 248 | 24 | follow zoom, follow pitch (degrees), constant follow bearing (degrees) (float64) |
+/// | 272 | 4 | CRC-32 (IEEE 802.3) of bytes 0 ..< 272 |
 public struct DeviceStateRecord: Sendable, Equatable {
     /// Format version written.
-    public static let version: UInt16 = 1
-    /// Size of the record, bytes.
-    public static let byteCount = 228
+    public static let version: UInt16 = 2
+    /// Size of the record written, bytes.
+    public static let byteCount = 276
+    /// Size of a version 1 record, bytes.
+    public static let version1ByteCount = 228
 
     public var trackingMode: TrackingMode
     public var viewport: InitialViewport
@@ -95,10 +124,15 @@ public struct DeviceStateRecord: Sendable, Equatable {
     public var accuracy: AccuracyAuthorization
     public var lastFix: SavedFix?
     public var calibration: MagnetometerCalibration?
+    /// Gyroscope bias, rad/s (board frame), from `calibrate gyro` or learned at rest; nil when none.
+    public var gyroBiasRadiansPerSecond: Vector3?
+    /// The follow-puck viewport's options, nil for the configured ones.
+    public var followViewport: SavedFollowViewport?
 
     public init(trackingMode: TrackingMode = .none, viewport: InitialViewport = .idle, showsLocation: Bool = true,
                 authorization: AuthorizationStatus = .authorized, accuracy: AccuracyAuthorization = .full,
-                lastFix: SavedFix? = nil, calibration: MagnetometerCalibration? = nil) {
+                lastFix: SavedFix? = nil, calibration: MagnetometerCalibration? = nil,
+                gyroBiasRadiansPerSecond: Vector3? = nil, followViewport: SavedFollowViewport? = nil) {
         self.trackingMode = trackingMode
         self.viewport = viewport
         self.showsLocation = showsLocation
@@ -106,6 +140,8 @@ public struct DeviceStateRecord: Sendable, Equatable {
         self.accuracy = accuracy
         self.lastFix = lastFix
         self.calibration = calibration
+        self.gyroBiasRadiansPerSecond = gyroBiasRadiansPerSecond
+        self.followViewport = followViewport
     }
 
     /// Writes the record into `buffer` (at least `byteCount` bytes); returns `byteCount` (0 when the
@@ -123,6 +159,8 @@ public struct DeviceStateRecord: Sendable, Equatable {
         if lastFix?.altitudeMSLMeters != nil { flags |= 8 }
         if lastFix?.horizontalAccuracyMeters != nil { flags |= 16 }
         if lastFix?.utcNanoseconds != nil { flags |= 32 }
+        if gyroBiasRadiansPerSecond != nil { flags |= 64 }
+        if followViewport != nil { flags |= 128 }
         put(UInt64(flags), 2, at: 6, buffer)
         buffer[8] = trackingMode.rawValue
         buffer[9] = viewport.rawValue
@@ -139,17 +177,42 @@ public struct DeviceStateRecord: Sendable, Equatable {
         if let calibration {
             _ = calibration.encode(into: UnsafeMutableRawBufferPointer(rebasing: buffer[56..<224]))
         }
-        put(UInt64(Self.crc32(UnsafeRawBufferPointer(rebasing: buffer[0..<224]))), 4, at: 224, buffer)
+        if let bias = gyroBiasRadiansPerSecond {
+            put(bias.x.bitPattern, 8, at: 224, buffer)
+            put(bias.y.bitPattern, 8, at: 232, buffer)
+            put(bias.z.bitPattern, 8, at: 240, buffer)
+        }
+        if let follow = followViewport {
+            put(follow.zoom.bitPattern, 8, at: 248, buffer)
+            put(follow.pitchDegrees.bitPattern, 8, at: 256, buffer)
+            switch follow.bearing {
+            case .heading: buffer[53] = 0
+            case .course: buffer[53] = 1
+            case .constant(let degrees):
+                buffer[53] = 2
+                put(degrees.bitPattern, 8, at: 264, buffer)
+            }
+        }
+        put(UInt64(Self.crc32(UnsafeRawBufferPointer(rebasing: buffer[0..<272]))), 4, at: 272, buffer)
         return Self.byteCount
     }
 
-    /// Decodes a record written by `encode`.
+    /// Decodes a record written by `encode` (version 2) or by an older puckd (version 1).
     public init(bytes: UnsafeRawBufferPointer) throws(StateRecordError) {
-        guard bytes.count == Self.byteCount else { throw .wrongLength(actual: bytes.count, expected: Self.byteCount) }
-        guard bytes[0] == 0x50, bytes[1] == 0x4B, bytes[2] == 0x53, bytes[3] == 0x54 else { throw .notAStateFile }
+        if bytes.count == 0 { throw .empty }
+        guard bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B, bytes[2] == 0x53, bytes[3] == 0x54 else {
+            throw bytes.count < 4 ? .wrongLength(actual: bytes.count, expected: Self.byteCount) : .notAStateFile
+        }
+        guard bytes.count >= 6 else { throw .wrongLength(actual: bytes.count, expected: Self.byteCount) }
         let version = UInt16(Self.get(bytes, 4, 2))
-        guard version == Self.version else { throw .unsupportedVersion(version) }
-        guard UInt32(Self.get(bytes, 224, 4)) == Self.crc32(UnsafeRawBufferPointer(rebasing: bytes[0..<224])) else {
+        let size: Int
+        switch version {
+        case 1: size = Self.version1ByteCount
+        case 2: size = Self.byteCount
+        default: throw .unsupportedVersion(version)
+        }
+        guard bytes.count == size else { throw .wrongLength(actual: bytes.count, expected: size) }
+        guard UInt32(Self.get(bytes, size - 4, 4)) == Self.crc32(UnsafeRawBufferPointer(rebasing: bytes[0..<size - 4])) else {
             throw .checksumMismatch
         }
         let flags = UInt16(Self.get(bytes, 6, 2))
@@ -176,8 +239,40 @@ public struct DeviceStateRecord: Sendable, Equatable {
                 throw .badValue(field: "magnetometer calibration")
             }
         }
+        var gyroBias: Vector3?
+        var follow: SavedFollowViewport?
+        if version >= 2 {
+            if flags & 64 != 0 {
+                let bias = Vector3(Double(bitPattern: Self.get(bytes, 224, 8)), Double(bitPattern: Self.get(bytes, 232, 8)),
+                                   Double(bitPattern: Self.get(bytes, 240, 8)))
+                guard bias.x.isFinite, bias.y.isFinite, bias.z.isFinite, bias.length < 1 else {
+                    throw .badValue(field: "gyroscope bias")
+                }
+                gyroBias = bias
+            }
+            if flags & 128 != 0 {
+                let zoom = Double(bitPattern: Self.get(bytes, 248, 8)), pitch = Double(bitPattern: Self.get(bytes, 256, 8))
+                guard zoom.isFinite, zoom >= 0, zoom <= 25.5, pitch.isFinite, pitch >= 0, pitch <= 85 else {
+                    throw .badValue(field: "follow viewport")
+                }
+                let bearing: FollowPuckBearing
+                switch bytes[53] {
+                case 0: bearing = .heading
+                case 1: bearing = .course
+                case 2:
+                    let degrees = Double(bitPattern: Self.get(bytes, 264, 8))
+                    guard degrees.isFinite, degrees >= 0, degrees < 360 else { throw .badValue(field: "follow bearing") }
+                    bearing = .constant(degrees)
+                default: throw .badValue(field: "follow bearing")
+                }
+                follow = SavedFollowViewport(zoom: zoom, pitchDegrees: pitch, bearing: bearing)
+            }
+        } else if let seed = calibration?.gyroBiasRadiansPerSecond {
+            gyroBias = seed
+        }
         self.init(trackingMode: mode, viewport: viewport, showsLocation: flags & 4 != 0, authorization: status,
-                  accuracy: accuracy, lastFix: fix, calibration: calibration)
+                  accuracy: accuracy, lastFix: fix, calibration: calibration, gyroBiasRadiansPerSecond: gyroBias,
+                  followViewport: follow)
     }
 
     private func put(_ value: UInt64, _ size: Int, at offset: Int, _ buffer: UnsafeMutableRawBufferPointer) {
@@ -192,7 +287,7 @@ public struct DeviceStateRecord: Sendable, Equatable {
         return value
     }
 
-    /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bit by bit: 224 bytes, no table.
+    /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bit by bit: 272 bytes, no table.
     static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         var i = 0

@@ -9,16 +9,19 @@ public enum StateLoadOutcome: Sendable, Equatable {
     case loaded(DeviceStateRecord)
     /// The file was damaged; it was renamed to `movedTo` (nil when even that failed) and defaults apply.
     case corrupt(StateRecordError, movedTo: String?)
-    /// The file exists but cannot be read (errno); defaults apply, the file is left alone.
-    case unreadable(errno: Int32)
+    /// The file exists but cannot be read (errno); it was moved to `movedTo` (nil when even that failed)
+    /// and defaults apply.
+    case unreadable(errno: Int32, movedTo: String?)
 }
 
 /// The state file `DIRECTORY/state`, written atomically: the record goes to `state.tmp` in the same
 /// directory, which is written, fsync'ed, renamed over `state`, and then the directory is fsync'ed, so
-/// after a crash or power loss the file is either the old or the new record, never a mix. A file that
-/// fails to decode is moved aside to `state.corrupt`.
+/// after a crash or power loss the file is either the old or the new record, never a mix (a `state.tmp`
+/// left by a save that was cut short is removed at the next start). A file that fails to decode or
+/// cannot be read is moved aside to `state.corrupt`. A record equal to the last one written is not
+/// written again.
 ///
-/// Paths and the write buffer are prepared in `open`; `save` allocates nothing.
+/// Paths and the write buffers are prepared in `open`; `save` allocates nothing.
 public final class StateStore {
     /// The state directory.
     public let directory: String
@@ -32,11 +35,18 @@ public final class StateStore {
     public private(set) var failedWriteCount = 0
     /// errno of the last failed write (0 after a successful one).
     public private(set) var lastWriteErrno: Int32 = 0
+    /// Saves skipped because the record equals the one last written (or loaded).
+    public private(set) var unchangedSaveCount = 0
+    /// True when `open` found and removed a `state.tmp` left by a save that was cut short.
+    public private(set) var removedStaleTemporary = false
 
     private let pathC: [CChar]
     private let temporaryC: [CChar]
     private let directoryFD: Int32
     private let buffer: UnsafeMutableRawBufferPointer
+    /// The bytes of the state file as last written or loaded (`lastCount` of them; 0 = unknown).
+    private let lastBytes: UnsafeMutableRawBufferPointer
+    private var lastCount = 0
 
     private init(directory: String, directoryFD: Int32) {
         self.directory = directory
@@ -46,11 +56,17 @@ public final class StateStore {
         temporaryC = Array((directory + "/state.tmp").utf8CString)
         self.directoryFD = directoryFD
         buffer = .allocate(byteCount: 512, alignment: 8)
+        lastBytes = .allocate(byteCount: 512, alignment: 8)
+        if unlink(directory + "/state.tmp") == 0 {
+            removedStaleTemporary = true
+            fsync(directoryFD)
+        }
     }
 
     deinit {
         Glibc.close(directoryFD)
         buffer.deallocate()
+        lastBytes.deallocate()
     }
 
     /// Opens the state directory, creating it (one level, mode 0755) when missing. Fails with the errno
@@ -72,11 +88,12 @@ public final class StateStore {
         return .success(StateStore(directory: directory, directoryFD: fd))
     }
 
-    /// Reads the state file (start-up). A damaged file is moved to `corruptPath`.
+    /// Reads the state file (start-up). A damaged or unreadable file is moved to `corruptPath`.
     public func load() -> StateLoadOutcome {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            return errno == ENOENT ? .none : .unreadable(errno: errno)
+            let code = errno
+            return code == ENOENT ? .none : .unreadable(errno: code, movedTo: moveAside() ? corruptPath : nil)
         }
         var count = 0
         var failure: Int32 = 0
@@ -91,14 +108,39 @@ public final class StateStore {
             count += n
         }
         Glibc.close(fd)
-        if failure != 0 { return .unreadable(errno: failure) }
+        if failure != 0 { return .unreadable(errno: failure, movedTo: moveAside() ? corruptPath : nil) }
         do throws(StateRecordError) {
-            return .loaded(try DeviceStateRecord(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+            let record = try DeviceStateRecord(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            remember(count)
+            return .loaded(record)
         } catch {
-            let moved = rename(path, corruptPath) == 0
-            if moved { fsync(directoryFD) }
-            return .corrupt(error, movedTo: moved ? corruptPath : nil)
+            return .corrupt(error, movedTo: moveAside() ? corruptPath : nil)
         }
+    }
+
+    /// Renames the state file to `corruptPath`; true when that worked.
+    private func moveAside() -> Bool {
+        guard rename(path, corruptPath) == 0 else { return false }
+        fsync(directoryFD)
+        return true
+    }
+
+    /// Keeps the first `count` bytes of `buffer` as the file's current content.
+    private func remember(_ count: Int) {
+        var i = 0
+        while i < count { lastBytes[i] = buffer[i]; i += 1 }
+        lastCount = count
+    }
+
+    /// True when the first `count` bytes of `buffer` are the file's current content.
+    private func isUnchanged(_ count: Int) -> Bool {
+        guard count == lastCount, count > 0 else { return false }
+        var i = 0
+        while i < count {
+            if lastBytes[i] != buffer[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Writes `record` atomically. Returns 0, or the errno of the step that failed (the old file is then
@@ -106,6 +148,10 @@ public final class StateStore {
     @discardableResult
     public func save(_ record: DeviceStateRecord) -> Int32 {
         let size = record.encode(into: buffer)
+        if isUnchanged(size) {
+            unchangedSaveCount += 1
+            return 0
+        }
         let result = pathC.withUnsafeBufferPointer { target in
             temporaryC.withUnsafeBufferPointer { temporary -> Int32 in
                 let fd = Glibc.open(temporary.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -139,7 +185,13 @@ public final class StateStore {
             }
         }
         lastWriteErrno = result
-        if result == 0 { writeCount += 1 } else { failedWriteCount += 1 }
+        if result == 0 {
+            writeCount += 1
+            remember(size)
+        } else {
+            failedWriteCount += 1
+            lastCount = 0
+        }
         return result
     }
 }

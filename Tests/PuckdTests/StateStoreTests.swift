@@ -94,7 +94,7 @@ import Tracking
         s.save(Self.record)
         let bytes = Fixtures.readFile(directory + "/state")!
         write(directory + "/state", Array(bytes[0..<100]))
-        #expect(try store(directory).load() == .corrupt(.wrongLength(actual: 100, expected: 228),
+        #expect(try store(directory).load() == .corrupt(.wrongLength(actual: 100, expected: DeviceStateRecord.byteCount),
                                                         movedTo: directory + "/state.corrupt"))
         write(directory + "/state", Array("not a state file at all".utf8) + [UInt8](repeating: 0, count: 205))
         #expect(try store(directory).load() == .corrupt(.notAStateFile, movedTo: directory + "/state.corrupt"))

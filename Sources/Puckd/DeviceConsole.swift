@@ -1,0 +1,132 @@
+import Console
+import Glibc
+import Hardware
+
+/// Where the device's console is, as `RunCommand` resolved `[console] device` / `--console`.
+public enum DeviceConsoleEndpoint: Sendable, Equatable {
+    /// No console.
+    case none
+    /// Commands from `input`, replies on `output` (0 and 1 outside tests). `interactive` nil: decided by
+    /// whether `input` is a terminal; `rawMode`: put a terminal input into raw mode (off in tests).
+    case standardStreams(input: Int32, output: Int32, interactive: Bool?, rawMode: Bool)
+    /// A serial port or USB gadget port at `baudRate` bit/s.
+    case serial(path: String, baudRate: Int)
+}
+
+/// The device's console: its transport, the pure `ConsoleSession` (line editor, parser, views) and
+/// the `ConsoleState` the session renders, kept by the device and refreshed in place before every
+/// reply and watch frame. Output waits in the session's bounded buffer and is written when the
+/// transport takes it (the loop polls for POLLOUT only while bytes are pending); when nobody reads,
+/// whole replies are dropped and counted by the session, never blocking the loop.
+///
+/// It is also where the device's log lines go while a person uses an interactive console on standard
+/// output: as notices above the prompt (`ConsoleSession.writeNotice`).
+final class DeviceConsole {
+    var transport: ConsoleTransport
+    var session: ConsoleSession
+    /// What the views show; refreshed by `Device.refreshConsoleState`.
+    var state = ConsoleState()
+    let options: ConsoleOptions
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// `transport.connectionCount` when the running session began (0: not begun yet).
+    var sessionConnection: UInt64 = 0
+    /// Sessions begun (a serial console starts a fresh one after `quit` and after each reconnect).
+    var sessionCount = 0
+    /// The input ended (scripted end of file, terminal hangup).
+    var inputEnded = false
+    /// The output refused every byte for good (EPIPE): nothing more is written.
+    var outputClosed = false
+    /// Bytes dropped because the output was closed, and bytes written.
+    var droppedBytes: Int64 = 0
+    var writtenBytes: Int64 = 0
+    /// The last transport failure logged (serial consoles log each kind once until they reopen).
+    var lastFailure: SourceError?
+    /// `[console] start_command` as bytes plus CR, typed into each interactive session at its start.
+    var startCommand: [UInt8]
+    /// Quit on a serial console: the session is replaced once its "bye" is written.
+    var replaceSessionWhenFlushed = false
+
+    init(transport: consuming ConsoleTransport, startCommand: String) {
+        var o = ConsoleOptions(interactive: transport.isInteractive)
+        if transport.terminalRows >= 3 { o.terminalRows = transport.terminalRows }
+        options = o
+        self.transport = transport
+        session = ConsoleSession(options: o)
+        readBuffer = .allocate(byteCount: 512, alignment: 16)
+        self.startCommand = startCommand.isEmpty ? [] : Array(startCommand.utf8) + [0x0D]
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    var isInteractive: Bool { options.interactive }
+    var isSerial: Bool { transport.kind == .serial }
+
+    /// True when log lines should become notices on this console instead of going to a descriptor:
+    /// an interactive console on standard output (the person's terminal).
+    var showsLogLines: Bool { isInteractive && transport.kind == .standardStreams && !outputClosed }
+
+    /// Writes what the transport takes now. Returns false when the output is broken for good.
+    @discardableResult
+    func writePending() -> Bool {
+        guard session.pendingOutputCount > 0 else { return !outputClosed }
+        if outputClosed {
+            droppedBytes += Int64(session.pendingOutputCount)
+            session.consumeOutput(session.pendingOutputCount)
+            return false
+        }
+        let n = session.withPendingOutput { bytes in transport.write(bytes) }
+        if n > 0 {
+            session.consumeOutput(n)
+            writtenBytes += Int64(n)
+            return true
+        }
+        if n < 0 {
+            outputClosed = true
+            droppedBytes += Int64(session.pendingOutputCount)
+            session.consumeOutput(session.pendingOutputCount)
+            return false
+        }
+        return true
+    }
+
+    /// The last flush at shutdown: waits up to `milliseconds` in total for the output to take the
+    /// pending bytes (a scripted reader gets its last reply), then drops the rest (counted).
+    func drain(milliseconds: Int32) {
+        var left = milliseconds
+        while session.pendingOutputCount > 0 && !outputClosed && left > 0 {
+            if !transport.waitUntilWritable(timeoutMilliseconds: min(left, 100)) {
+                left -= 100
+                continue
+            }
+            writePending()
+        }
+        if session.pendingOutputCount > 0 {
+            droppedBytes += Int64(session.pendingOutputCount)
+            session.consumeOutput(session.pendingOutputCount)
+        }
+    }
+
+    /// Starts a session on the current connection: the greeting and prompt (interactive), then the
+    /// start command. Returns the commands the start command produced for the device (at most one).
+    func beginSession(version: StaticString, fresh: Bool) -> ConsoleCommand? {
+        if fresh { session = ConsoleSession(options: options) }
+        sessionConnection = transport.connectionCount
+        sessionCount += 1
+        session.begin(version: version)
+        guard isInteractive, !startCommand.isEmpty else { return nil }
+        return startCommand.withUnsafeBytes { raw in
+            var offset = 0
+            let command = session.feed(raw, from: &offset)
+            return command
+        }
+    }
+
+    /// Shows a device log line (bytes with their newline) as a notice; false when not shown.
+    func showLogLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard showsLogLines else { return false }
+        _ = session.writeNotice(bytes)
+        return true
+    }
+}
