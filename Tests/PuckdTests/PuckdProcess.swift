@@ -21,15 +21,20 @@ final class PuckdProcess {
         return String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]) + "/puckd"
     }
 
-    /// Starts `puckd ARGUMENTS` with extra `environment` entries ("NAME=value").
-    init?(_ arguments: [String], environment: [String] = []) {
+    /// Starts `puckd ARGUMENTS` with extra `environment` entries ("NAME=value"); standard input is a pipe
+    /// the test types into, or /dev/null (as systemd starts a service).
+    init?(_ arguments: [String], environment: [String] = [], standardInputNull: Bool = false) {
         var input: [Int32] = [0, 0], out: [Int32] = [0, 0], err: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&out) == 0, pipe(&err) == 0 else { return nil }
         for fd in input + out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        if standardInputNull {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
         let all = [Self.binary] + arguments
