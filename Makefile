@@ -23,10 +23,12 @@ build: deps-build
 	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
 
 # The main job on the embedded default: the whole device on the simulated board (the drive compiled
-# into the binary replayed over a pty, IMU and GPIO twins), with a live status line; type `press`,
-# `press long`, `leds` or `help`, Ctrl-C stops it.
+# into the binary replayed over a pty, IMU and GPIO twins) with its console on this terminal, showing
+# the live status at once (watch status 2); Ctrl-C gives the prompt (help lists the commands), quit or
+# Ctrl-D exits. Not on a terminal (`make run < /dev/null`, a pipe): commands are read line by line and
+# the end of input stops it after the start-up report (on standard error) and the last reply.
 run: build
-	$(PUCKD) run --board sim
+	$(PUCKD) run --board sim --set 'console.start_command=watch status 2'
 
 # All tests, in debug and in release (allocation proofs must hold in both builds).
 test: deps-test

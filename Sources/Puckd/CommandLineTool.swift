@@ -18,7 +18,7 @@ public enum CommandLineTool {
             printHelp()
             return ExitStatus.ok
         case "--help-config":
-            StandardStreams.out(ConfigurationHelp.text)
+            StandardStreams.out(rest.first == "markdown" ? ConfigurationHelp.markdown : ConfigurationHelp.text)
             return ExitStatus.ok
         case "-V", "--version", "version":
             StandardStreams.out("puckd \(PuckdVersion.string)\n")
@@ -54,7 +54,7 @@ public enum CommandLineTool {
             """)
         for usage in commandUsages { StandardStreams.out("\(usage)\n") }
         StandardStreams.out("""
-              puckd --help | --help-config | --version
+              puckd --help | --help-config [markdown] | --version
 
             """)
     }

@@ -21,4 +21,25 @@ public enum ConfigurationHelp {
         }
         return out
     }
+
+    /// The same table in Markdown (`puckd --help-config markdown`): README's key table is this text, and
+    /// a test keeps the two equal.
+    public static var markdown: String {
+        var out = "| Key | Default | Allowed values | Reload | What it does |\n|---|---|---|---|---|\n"
+        for section in ConfigurationKeys.sections {
+            for key in ConfigurationKeys.keys(in: section) {
+                let shown = key.defaultValue.isEmpty ? "\"\"" : key.defaultValue
+                out += "| `" + key.qualifiedName + "` | `" + shown + "` | " + cell(key.allowed) + " | "
+                    + (key.live ? "live" : "restart") + " | " + cell(key.doc) + " |\n"
+            }
+        }
+        return out
+    }
+
+    /// Text safe inside a Markdown table cell.
+    static func cell(_ text: String) -> String {
+        var out = ""
+        for character in text { out += character == "|" ? "\\|" : String(character) }
+        return out
+    }
 }

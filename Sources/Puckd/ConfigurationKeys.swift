@@ -65,7 +65,7 @@ public enum ConfigurationKeys {
                          }),
         .integer("imu", "rate_hz", \.imu.rateHertz, 10...400, unit: "hertz", doc: "how often the IMU is read"),
         .decimal("imu", "calibration_timeout_s", \.imu.calibrationTimeoutSeconds, 10...3600, unit: "seconds",
-                 doc: "a magnetometer calibration gives up after this long", live: true),
+                 doc: "a magnetometer calibration (or gyroscope bias measurement) gives up after this long", live: true),
     ]
 
     static let heading: [ConfigurationKey] = HeadingConfiguration.settingKeys.map { name in
