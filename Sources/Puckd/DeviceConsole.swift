@@ -61,6 +61,19 @@ final class DeviceConsole {
     }
 
     var isInteractive: Bool { options.interactive }
+
+    /// Output waiting beyond which no more input is read (a script's reader that is slower than its
+    /// writer gets every reply, later, instead of dropped ones); bytes.
+    static let inputPauseBytes = 16_384
+
+    /// Bytes read but not fed to the session yet (`readBuffer[inputOffset..<inputCount]`): the rest of
+    /// a read whose commands paused the input.
+    var inputOffset = 0
+    var inputCount = 0
+    var hasBufferedInput: Bool { inputOffset < inputCount }
+
+    /// True while input waits for the output to drain.
+    var inputPaused: Bool { !outputClosed && session.pendingOutputCount > Self.inputPauseBytes }
     var isSerial: Bool { transport.kind == .serial }
 
     /// True when log lines should become notices on this console instead of going to a descriptor:

@@ -34,8 +34,12 @@ extension Device {
     /// Reads the console's input (a few reads at most per wake-up) and performs the commands in it.
     func serviceConsole(nowNanoseconds now: Int64) {
         guard let console, !console.inputEnded else { return }
+        if console.hasBufferedInput {
+            feedConsole(nowNanoseconds: now)
+            if console.hasBufferedInput { return }
+        }
         var reads = 0
-        while reads < 4 && stopSignal == 0 {
+        while reads < 4 && stopSignal == 0 && !console.inputPaused {
             reads += 1
             let result = console.transport.read(into: console.readBuffer, nowNanoseconds: now)
             if console.isSerial && console.transport.connectionCount != console.sessionConnection {
@@ -43,8 +47,10 @@ extension Device {
             }
             switch result {
             case .bytes(let n):
-                feedConsole(UnsafeRawBufferPointer(rebasing: console.readBuffer[0..<n]), nowNanoseconds: now)
-                if n < console.readBuffer.count { return }
+                console.inputOffset = 0
+                console.inputCount = n
+                feedConsole(nowNanoseconds: now)
+                if console.hasBufferedInput || n < console.readBuffer.count { return }
             case .nothing:
                 return
             case .endOfInput:
@@ -57,13 +63,18 @@ extension Device {
         }
     }
 
-    /// Feeds bytes to the session and performs each command it completes.
-    func feedConsole(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64) {
+    /// Feeds the bytes read to the session and performs each command it completes, until they are used
+    /// up or the output is too full to take more replies (the rest waits in the read buffer).
+    func feedConsole(nowNanoseconds now: Int64) {
         guard let console else { return }
-        var offset = 0
-        while stopSignal == 0 && !console.session.hasEnded, let command = console.session.feed(bytes, from: &offset) {
+        let bytes = UnsafeRawBufferPointer(rebasing: console.readBuffer[0..<console.inputCount])
+        var offset = console.inputOffset
+        while stopSignal == 0 && !console.session.hasEnded && !console.inputPaused,
+              let command = console.session.feed(bytes, from: &offset) {
             perform(command, nowNanoseconds: now)
         }
+        console.inputOffset = stopSignal != 0 || console.session.hasEnded ? console.inputCount : offset
+        if console.inputPaused && console.hasBufferedInput { flushConsole(nowNanoseconds: now) }
     }
 
     /// The input ended: a last line without a line end still counts; then puckd stops after the last

@@ -101,7 +101,8 @@ extension Device {
         set(3, gpio.map { g in buttons?.descriptor(of: .primary, on: g) ?? -1 } ?? -1, POLLIN)
         set(4, gpio.map { g in buttons?.descriptor(of: .secondary, on: g) ?? -1 } ?? -1, POLLIN)
         set(5, gpio.map { g in ppsLine.map { g.eventDescriptor($0) } ?? -1 } ?? -1, POLLIN)
-        set(6, console.map { $0.inputEnded ? -1 : $0.transport.inputPollRequest.fileDescriptor } ?? -1, POLLIN)
+        set(6, console.map { $0.inputEnded || $0.inputPaused ? -1 : $0.transport.inputPollRequest.fileDescriptor } ?? -1,
+            POLLIN)
         set(7, console.map { $0.session.pendingOutputCount > 0 && !$0.outputClosed ? $0.transport.outputDescriptor : -1 } ?? -1,
             POLLOUT)
         let n = poll(pollSet, nfds_t(Self.pollCapacity), wakeTimer >= 0 ? 1000 : 20)
@@ -143,7 +144,8 @@ extension Device {
         if let next = imu?.nextPollNanoseconds, now >= next - coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { servicePPSLine() }
-        if let console, ready.contains(.console) || now >= console.transport.inputPollRequest.deadlineNanoseconds {
+        if let console, ready.contains(.console) || console.hasBufferedInput
+            || now >= console.transport.inputPollRequest.deadlineNanoseconds {
             serviceConsole(nowNanoseconds: now)
         }
         if now >= nextTickNanoseconds - coalesceNanoseconds {

@@ -341,6 +341,29 @@ import Tracking
         #expect(w.h.output.contains("puckd: console: end of input; the watch keeps running until SIGINT or SIGTERM"))
     }
 
+    @Test func aSlowReaderGetsEveryReplyInsteadOfDrops() throws {
+        let c = try started()
+        defer { c.h.removeDirectory() }
+        // 200 status requests at once (about 300 kB of replies) while nobody reads for 2 s: the pipe and
+        // the console's buffer fill up, the input waits, nothing is dropped and the loop keeps running.
+        c.type(String(repeating: "status\n", count: 200))
+        let ticks = c.device.counters.ticks
+        c.h.advance(by: 2_000_000_000)
+        #expect(c.console.inputPaused)
+        #expect(c.device.counters.ticks - ticks >= 119, "the loop ran on")
+        var received = ""
+        var replies = 0
+        var rounds = 0
+        while replies < 200 && rounds < 1000 {
+            received += c.take()
+            replies = received.ranges(of: "puckd 0.1.0, board ").count
+            c.h.advance(by: 5_000_000)
+            rounds += 1
+        }
+        #expect(replies == 200)
+        #expect(c.console.session.counters.droppedReplies == 0)
+    }
+
     @Test func quitStopsTheDeviceOnStandardStreams() throws {
         let c = try started()
         defer { c.h.removeDirectory() }
