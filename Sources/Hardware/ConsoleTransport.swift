@@ -26,7 +26,8 @@ public enum ConsoleTransportRead: Equatable, Sendable {
 ///
 /// `write` never blocks: it writes what the descriptor takes now and says how much; the caller keeps
 /// the rest (and asks `poll` for POLLOUT only while bytes are pending). Allocation-free after `init`.
-public struct ConsoleTransport: ~Copyable {
+/// (A class, made once at start-up: the device and its console share it.)
+public final class ConsoleTransport {
     /// Which transport this is.
     public enum Kind: UInt8, Sendable, Equatable {
         case standardStreams
@@ -42,7 +43,7 @@ public struct ConsoleTransport: ~Copyable {
     private var outputDescriptorStorage: Int32
     private let ownsOutputDescriptor: Bool
     private var serial: SerialSource?
-    private var rawMode = false
+    private var rawMode: Bool
     private let wantsRawMode: Bool
     /// Rows of the terminal at start (0 when unknown).
     public let terminalRows: Int
@@ -52,6 +53,8 @@ public struct ConsoleTransport: ~Copyable {
     /// true (after the start-up report, which is written with plain line ends).
     public init(standardInput input: Int32 = 0, output: Int32 = 1, interactive: Bool? = nil, rawMode: Bool = true) {
         kind = .standardStreams
+        serial = nil
+        self.rawMode = false
         let terminal = isatty(input) == 1
         isInteractive = interactive ?? terminal
         inputDescriptor = input
@@ -73,6 +76,7 @@ public struct ConsoleTransport: ~Copyable {
         outputDescriptorStorage = -1
         ownsOutputDescriptor = false
         wantsRawMode = false
+        self.rawMode = false
         serial = SerialSource(path: path, baudRate: baudRate, policy: policy)
         terminalRows = 24
         description = path + " at " + String(baudRate) + " baud (serial console, interactive)"
@@ -120,7 +124,7 @@ public struct ConsoleTransport: ~Copyable {
     }
 
     /// Reads what is waiting (never blocks: a zero-timeout poll first).
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer, nowNanoseconds now: Int64) -> ConsoleTransportRead {
+    public func read(into buffer: UnsafeMutableRawBufferPointer, nowNanoseconds now: Int64) -> ConsoleTransportRead {
         if kind == .serial {
             do throws(SourceError) {
                 let n = try serial?.read(into: buffer, nowNanoseconds: now) ?? 0
@@ -142,7 +146,7 @@ public struct ConsoleTransport: ~Copyable {
 
     /// Writes as much of `bytes` as the descriptor takes now: the count written (0 when it would block
     /// or there is no descriptor), or -errno when the output is broken (EPIPE: nobody reads any more).
-    public mutating func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Int {
         let fd = outputDescriptor
         guard fd >= 0, let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         while true {
@@ -167,12 +171,12 @@ public struct ConsoleTransport: ~Copyable {
 
     /// Puts a terminal on standard input into the console's raw mode (no echo, keys as bytes, output as
     /// is), when this transport wants it; restored by `restoreTerminal`, at exit and on fatal signals.
-    public mutating func enterRawMode() {
+    public func enterRawMode() {
         if wantsRawMode && !rawMode { rawMode = clinux_console_tty_raw(inputDescriptor) == 0 }
     }
 
     /// Puts the terminal settings back (raw mode off). Idempotent.
-    public mutating func restoreTerminal() {
+    public func restoreTerminal() {
         if rawMode {
             clinux_console_tty_restore()
             rawMode = false

@@ -22,7 +22,7 @@ public enum DeviceConsoleEndpoint: Sendable, Equatable {
 /// It is also where the device's log lines go while a person uses an interactive console on standard
 /// output: as notices above the prompt (`ConsoleSession.writeNotice`).
 final class DeviceConsole {
-    var transport: ConsoleTransport
+    let transport: ConsoleTransport
     var session: ConsoleSession
     /// What the views show; refreshed by `Device.refreshConsoleState`.
     var state = ConsoleState()
@@ -46,7 +46,7 @@ final class DeviceConsole {
     /// Quit on a serial console: the session is replaced once its "bye" is written.
     var replaceSessionWhenFlushed = false
 
-    init(transport: consuming ConsoleTransport, startCommand: String) {
+    init(transport: ConsoleTransport, startCommand: String) {
         var o = ConsoleOptions(interactive: transport.isInteractive)
         if transport.terminalRows >= 3 { o.terminalRows = transport.terminalRows }
         options = o
