@@ -97,7 +97,8 @@ private func processFigures(binary: String, seconds: Double) -> Int32 {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, out[1], 1)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let arguments = [binary, "run", "--board", "sim", "--status-interval", "1", "--set", "state.directory=" + directory]
+    let arguments = [binary, "run", "--board", "sim", "--console", "none", "--status-interval", "1",
+                     "--set", "state.directory=" + directory]
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     let environment: [String] = ["NOTIFY_SOCKET=@" + notifyName]
