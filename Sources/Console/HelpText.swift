@@ -142,9 +142,11 @@ public enum HelpText {
             "Tilts the camera to P degrees from straight down, 0…85, clamped to the configured maximum pitch.\n"
         case .calibrate:
             """
-            mag starts a magnetometer calibration: turn the board slowly through every orientation until \
-            the coverage passes 50 %, then stop. gyro measures the gyroscope bias: keep the board still. \
-            stop ends the running calibration and applies it when good enough.\n
+            mag starts a magnetometer calibration: turn the board slowly through every orientation; it is \
+            fitted and applied by itself once enough directions are covered (75 % by default). gyro \
+            measures the gyroscope bias (rad/s, shown in degrees per second): keep the board still for 5 s. \
+            stop ends the running one, fitting a magnetometer run when at least 50 % is covered. Results are \
+            saved with the state.\n
             """
         case .leds:
             "Each LED: on/off now and the pattern it shows (fix, mode, fault, heartbeat).\n"
@@ -158,8 +160,9 @@ public enum HelpText {
         case .config:
             """
             Without KEY, lists every configuration value. With KEY, prints one. With KEY VALUE, sets it \
-            (VALUE is the rest of the line, at most 120 bytes; the device checks type and range). save \
-            writes the running configuration back to its file, keeping comments and order.\n
+            (VALUE is the rest of the line, at most 120 bytes; the device checks type and range; a key that \
+            cannot change while running says it needs a restart). save writes the values changed here back \
+            to the configuration file, keeping its comments and order.\n
             """
         case .watch:
             """
@@ -177,10 +180,13 @@ public enum HelpText {
         case .press:
             """
             Presses button 1 (default) or 2 of the simulated board (--board sim): a short press, or a long \
-            press (held 1 s or more) with long.\n
+            press (held 1 s or more) with long. A real board's buttons are pressed by hand.\n
             """
         case .quit:
-            "Ends the console session. Without a terminal (scripted input) puckd then shuts down.\n"
+            """
+            Ends the console session. On standard input/output puckd then shuts down cleanly (LEDs off, \
+            state saved); on a serial port a fresh session starts.\n
+            """
         }
     }
 
