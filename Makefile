@@ -44,9 +44,11 @@ bench: deps-bench
 	$(SWIFT) build -c release --product puckd-bench
 	./scripts/bench
 
-# Hardware-in-the-loop: each Tests/HIL/scenarios/*.sh in its own QEMU VM against the kernel's real
-# GPIO, I2C and UART drivers; installs its Debian packages; fails on any failure (Tests/HIL/README.md).
-hil:
+# Hardware-in-the-loop: builds the device binary (the guest runs it from the host's root, read-only),
+# then each Tests/HIL/scenarios/*.sh in its own QEMU VM against the kernel's real GPIO, I2C and UART
+# drivers; installs its Debian packages; prints "N passed, N failed" and fails on any failure
+# (Tests/HIL/README.md).
+hil: build
 	Tests/HIL/run-scenarios.sh
 
 # Installs puckd as a systemd service for a board profile (board/*.conf); see board/README.md.
