@@ -18,28 +18,7 @@ public struct PuckdConfiguration: Sendable, Equatable {
     public var tracking = TrackingSettings()
     /// `[gpio]`: buttons and LEDs.
     public var gpio = GPIOSettings()
-    /// One step of the button's mode cycle: a tracking mode, or the overview viewport.
-public enum ModeCycleEntry: Sendable, Equatable {
-    case mode(TrackingMode)
-    case overview
-
-    /// The spelling in `[gpio] mode_cycle`: a tracking mode's name or `overview`.
-    public var name: String {
-        switch self {
-        case .mode(let m): return m.name.description
-        case .overview: return "overview"
-        }
-    }
-
-    /// Parses a spelling of `name`.
-    public init?(name: String) {
-        if name == "overview" { self = .overview; return }
-        guard let mode = TrackingMode(name: name) else { return nil }
-        self = .mode(mode)
-    }
-}
-
-/// `[pps]`: the pulse-per-second input.
+    /// `[pps]`: the pulse-per-second input.
     public var pps = PPSSettings()
     /// `[loop]`: the device loop's rates.
     public var loop = LoopSettings()

@@ -10,8 +10,14 @@ extension Device {
         noteIMUState(nowNanoseconds: now)
         guard let reading else { return }
         counters.imuSamples &+= 1
-        if heading.update(reading.sample), let estimate = heading.published {
-            counters.headingsPublished &+= 1
+        if heading.update(reading.sample) { counters.headingsPublished &+= 1 }
+        // Every fused sample goes to the core once a heading exists, not only the published ones
+        // (`headingFilter`, 1°): the core applies the 1° filter itself to the camera and its events
+        // (spec 4.2), while each sample keeps the IMU source fresh (the bearing fallback drops an IMU
+        // heading 10 s old, which a board standing still would otherwise reach) and carries a
+        // declination learnt after the last published change.
+        if heading.published != nil {
+            let estimate = heading.current
             core.updateHeading(HeadingSample(timeNanoseconds: estimate.timestampNanoseconds,
                                              trueHeadingDegrees: estimate.trueHeadingDegrees ?? -1,
                                              magneticHeadingDegrees: estimate.magneticHeadingDegrees,

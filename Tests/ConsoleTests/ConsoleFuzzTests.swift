@@ -11,7 +11,7 @@ import Tracking
 struct ConsoleFuzzTests {
 
     /// Bytes a terminal or a script might send, weighted toward the interesting ones.
-    static func randomBytes(_ rng: inout ConsoleRandom, count: Int) -> [UInt8] {
+    static func randomBytes(_ rng: inout SeededRandom, count: Int) -> [UInt8] {
         let pieces: [[UInt8]] = [Array("\u{1B}[A".utf8), Array("\u{1B}[B".utf8), Array("\u{1B}[C".utf8),
                                  Array("\u{1B}[D".utf8), Array("\u{1B}[3~".utf8), Array("\u{1B}OH".utf8),
                                  Array("\u{1B}[1;5C".utf8), Array("\u{1B}[".utf8), [0x1B], [0x09], [0x0D], [0x0A],
@@ -30,14 +30,14 @@ struct ConsoleFuzzTests {
     }
 
     /// `watch VIEW HZ` for a random view and rate.
-    static func watchLine(_ rng: inout ConsoleRandom) -> [UInt8] {
+    static func watchLine(_ rng: inout SeededRandom) -> [UInt8] {
         let views = ["status", "gps", "sats", "heading", "puck", "camera", "leds", "stats", "events"]
         return Array("watch \(views[rng.below(views.count)]) \(1 + rng.below(60))\n".utf8)
     }
 
     /// Valid command lines with 1…4 mutations: bit flips, deletions, duplicated runs, inserted control
     /// bytes and escape sequences, truncation.
-    static func mutatedScript(_ rng: inout ConsoleRandom) -> [UInt8] {
+    static func mutatedScript(_ rng: inout SeededRandom) -> [UInt8] {
         var bytes: [UInt8] = []
         for _ in 0..<(1 + rng.below(8)) {
             var line = Array(ConsoleJSONTests.script[rng.below(ConsoleJSONTests.script.count)].utf8)
@@ -60,7 +60,7 @@ struct ConsoleFuzzTests {
     }
 
     /// Feeds `bytes` in random chunks, replying, ticking and sometimes draining; checks the invariants.
-    static func drive(_ bytes: [UInt8], _ rng: inout ConsoleRandom, interactive: Bool, state: ConsoleState) -> (ok: Bool, frames: Int64) {
+    static func drive(_ bytes: [UInt8], _ rng: inout SeededRandom, interactive: Bool, state: ConsoleState) -> (ok: Bool, frames: Int64) {
         var options = ConsoleOptions(interactive: interactive)
         options.outputCapacity = rng.below(2) == 0 ? 2048 : 65_536
         options.replyCapacity = rng.below(3) == 0 ? 1024 : 32_768
@@ -101,7 +101,7 @@ struct ConsoleFuzzTests {
     }
 
     @Test func randomBytesNeverBreakTheSession() {
-        var rng = ConsoleRandom(state: 0x5EED_C0DE)
+        var rng = SeededRandom(state: 0x5EED_C0DE)
         let state = ConsoleTestState.realistic
         var failures = 0
         var frames: Int64 = 0
@@ -116,7 +116,7 @@ struct ConsoleFuzzTests {
     }
 
     @Test func mutatedCommandScriptsNeverBreakTheSession() {
-        var rng = ConsoleRandom(state: 0x5EED_0006)
+        var rng = SeededRandom(state: 0x5EED_0006)
         let realistic = ConsoleTestState.realistic
         let empty = ConsoleState()
         var failures = 0
@@ -135,7 +135,7 @@ struct ConsoleFuzzTests {
 
     // MARK: renderers
 
-    static func randomDouble(_ rng: inout ConsoleRandom, scale: Double) -> Double {
+    static func randomDouble(_ rng: inout SeededRandom, scale: Double) -> Double {
         switch rng.below(12) {
         case 0: return .nan
         case 1: return .infinity
@@ -147,12 +147,12 @@ struct ConsoleFuzzTests {
         }
     }
 
-    static func randomText(_ rng: inout ConsoleRandom) -> ConsoleText {
+    static func randomText(_ rng: inout SeededRandom) -> ConsoleText {
         let bytes = (0..<rng.below(140)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         return bytes.withUnsafeBytes { ConsoleText(bytes: $0) }
     }
 
-    static func randomState(_ rng: inout ConsoleRandom) -> ConsoleState {
+    static func randomState(_ rng: inout SeededRandom) -> ConsoleState {
         var s = ConsoleTestState.realistic
         var fix = Fix(timeOfDayNanoseconds: Int64(rng.below(86_400_000)) * 1_000_000)
         fix.mode = FixMode(rawValue: UInt8(1 + rng.below(3)))!
@@ -251,7 +251,7 @@ struct ConsoleFuzzTests {
     }
 
     @Test func renderersStayWithinTheirBuffersForAnyState() {
-        var rng = ConsoleRandom(state: 0x5EED_0007)
+        var rng = SeededRandom(state: 0x5EED_0007)
         var overflowed = 0
         for _ in 0..<400 {
             let state = Self.randomState(&rng)
@@ -267,7 +267,7 @@ struct ConsoleFuzzTests {
     }
 
     @Test func jsonIsValidForAnyState() throws {
-        var rng = ConsoleRandom(state: 0x5EED_0008)
+        var rng = SeededRandom(state: 0x5EED_0008)
         var text = ""
         var lines = 0
         for _ in 0..<150 {

@@ -153,15 +153,3 @@ func rendered(capacity: Int = 65_536, _ body: (inout OutputBuffer) -> Void) -> S
     return out.string
 }
 
-/// SplitMix64: a tiny deterministic generator (same seed → same sequence on every platform).
-struct ConsoleRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-}

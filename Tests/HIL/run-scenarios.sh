@@ -4,8 +4,10 @@
 #
 #   Tests/HIL/run-scenarios.sh [SCENARIO.sh...]   (default: Tests/HIL/scenarios/*.sh)
 #
-# Each scenario prints "N passed, N failed"; logs are in .build/hil/run/NAME/ (console.log,
-# feeder.log, gps-rx.bin = what the guest sent to the GPS). A scenario may carry header lines
+# Each scenario prints "N passed, N failed"; the last line is the same for all checks together (a
+# scenario that ends without its summary counts as one failure). Logs are in .build/hil/run/NAME/
+# (console.log, feeder.log, gps-rx.bin = what the guest sent to the GPS, app-*.log = the program's
+# output). A scenario may carry header lines
 #   # hil-feeder-args: --loop --speed 2     (arguments for feeder.py)
 #   # hil-timeout: 400                      (seconds for the whole VM run; default 240)
 set -euo pipefail
@@ -24,6 +26,8 @@ t0=$EPOCHREALTIME
 "$HIL_DIR/rig.sh" --prepare
 results=()
 failed=0
+checks_passed=0
+checks_failed=0
 for s in "$@"; do
     name=$(basename "$s" .sh)
     rel=$(realpath --relative-to="$REPO" "$s")
@@ -37,9 +41,18 @@ for s in "$@"; do
     "$HIL_DIR/rig.sh" "${args[@]}" -- bash "$rel" || rc=$?
     summary=$(tr -d '\r' <"$REPO/.build/hil/run/$name/console.log" 2>/dev/null | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1 || true)
     if [ "$rc" = 0 ]; then verdict=PASS; else verdict="FAIL (status $rc)"; failed=$((failed + 1)); fi
+    if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        checks_passed=$((checks_passed + BASH_REMATCH[1]))
+        checks_failed=$((checks_failed + BASH_REMATCH[2]))
+        # A scenario that failed without a failed check (timeout, crash) still counts as one.
+        [ "$rc" != 0 ] && [ "${BASH_REMATCH[2]}" = 0 ] && checks_failed=$((checks_failed + 1))
+    else
+        checks_failed=$((checks_failed + 1))   # no summary line: the scenario did not finish
+    fi
     results+=("$(printf '%-12s %-18s %s' "$name" "$verdict" "${summary:-no summary line}")")
 done
 echo "hil: === results ==="
 printf 'hil: %s\n' "${results[@]}"
 echo "hil: $(( $# - failed )) of $# scenarios passed in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+echo "$checks_passed passed, $checks_failed failed"
 [ "$failed" = 0 ]

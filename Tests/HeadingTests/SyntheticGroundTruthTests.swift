@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Heading
 
 /// Synthetic motion with known orientation (hardware.md §4): what the filter does with perfect sensors,

@@ -1,29 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 @testable import Heading
 
-/// Deterministic random numbers (SplitMix64) with uniform and Gaussian draws, for fixed-seed fixtures.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) * (1.0 / 9_007_199_254_740_992) }
-    /// Uniform in [a, b).
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * uniform() }
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
+extension SeededRandom {
+    /// Three independent normal draws scaled by `sigma`.
     mutating func gaussianVector(_ sigma: Double) -> Vector3 { Vector3(gaussian(), gaussian(), gaussian()) * sigma }
 }
 

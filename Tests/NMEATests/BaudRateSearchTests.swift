@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import NMEA
 
 @Suite struct BaudRateSearchTests {
@@ -8,7 +9,7 @@ import Testing
 
     /// What a UART at the wrong rate delivers: bytes, but no line of valid NMEA.
     static func noise(_ n: Int, seed: UInt64) -> [UInt8] {
-        var rng = SplitMix64(state: seed)
+        var rng = SeededRandom(state: seed)
         return (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next() | 0x80) }
     }
 

@@ -2,18 +2,6 @@ import Testing
 import TestSupport
 @testable import NMEA
 
-/// SplitMix64: a tiny deterministic generator (same seed → same sequence on every platform).
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-}
 
 /// The corpus logs, loaded once.
 let corpusLogs: [[UInt8]] = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").compactMap {
@@ -23,7 +11,7 @@ let corpusLogs: [[UInt8]] = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").com
 @Suite struct NMEAFuzzTests {
     /// Mutates a window of corpus bytes: bit flips, truncation, splices from another log, random bytes,
     /// duplicated runs, and deleted runs.
-    static func mutate(_ rng: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ rng: inout SeededRandom) -> [UInt8] {
         let log = corpusLogs[rng.below(corpusLogs.count)]
         let start = rng.below(log.count)
         var bytes = Array(log[start..<min(log.count, start + 256 + rng.below(4096))])
@@ -56,7 +44,7 @@ let corpusLogs: [[UInt8]] = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").com
 
     @Test func mutatedCorpusKeepsEveryInvariant() throws {
         try #require(corpusLogs.count == 22)
-        var rng = SplitMix64(state: 0x5EED_0002)
+        var rng = SeededRandom(state: 0x5EED_0002)
         var fixes = 0, positionFixes = 0, sentences = 0
         for iteration in 0..<3000 {
             let bytes = Self.mutate(&rng)
@@ -78,14 +66,14 @@ let corpusLogs: [[UInt8]] = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").com
 
     @Test func fuzzingIsDeterministic() {
         func run() -> [NMEAFuzzHarness.Report] {
-            var rng = SplitMix64(state: 42)
+            var rng = SeededRandom(state: 42)
             return (0..<50).map { _ in Self.mutate(&rng).withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 97) } }
         }
         #expect(run() == run())
     }
 
     @Test func randomBytesNeverCrash() {
-        var rng = SplitMix64(state: 7)
+        var rng = SeededRandom(state: 7)
         for _ in 0..<200 {
             // Mostly sentence-like characters, so the parser sees many broken fields.
             let alphabet = Array("$GPGGARMCVTGSVZDA,.*0123456789NSEWAV\r\n!".utf8)

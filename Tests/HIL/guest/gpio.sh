@@ -108,9 +108,11 @@ hil_button_hold() { hil_button_press "$1"; hil_sleep "$2"; hil_button_release "$
 #   HIL_WATCH_TRACE ("value@ms" for the first sample and every change, ms from the start).
 # Enough to tell off / on / 1 Hz blink / fast blink / n blinks every 2 s apart under TCG.
 hil_gpio_watch() {
-    local file v last="" start=$EPOCHREALTIME now t_ms prev_ms=0 high_ms=0 end
+    local file v last="" start now t_ms prev_ms=0 high_ms=0 end
     file=$(hil_gpio_attr "$1" value)
-    end=$(awk -v a="$start" -v d="$2" 'BEGIN { printf "%.6f", a + d }')
+    hil_us "$2"
+    start=$EPOCHREALTIME   # after the set-up above: the window is all sampling
+    end=$(( ${start/./} + HIL_US ))
     HIL_WATCH_SAMPLES=0 HIL_WATCH_RISES=0 HIL_WATCH_FALLS=0 HIL_WATCH_TRACE=""
     while true; do
         read -r v <"$file"
@@ -125,9 +127,50 @@ hil_gpio_watch() {
             HIL_WATCH_TRACE="$HIL_WATCH_TRACE $v@$t_ms"
             last=$v
         fi
-        [[ ${now/./} -ge ${end/./} ]] && break
+        [[ ${now/./} -ge $end ]] && break
         hil_sleep "${3:-0.01}"
     done
     HIL_WATCH_TRACE=${HIL_WATCH_TRACE# }
     HIL_WATCH_HIGH_PERCENT=$(( t_ms > 0 ? high_ms * 100 / t_ms : 0 ))
+}
+
+# Kernel GPIO trace (tracefs event gpio/gpio_value): every value any process sets on any line, with
+# the kernel's own timestamp. It records what an app drove even in the microseconds before it
+# releases a line (after release gpio-sim shows the pull again, so `value` cannot tell).
+HIL_TRACE=/sys/kernel/tracing
+
+# hil_gpio_trace_start: mounts tracefs when needed, clears the buffer and records gpio_value events.
+hil_gpio_trace_start() {
+    [ -d "$HIL_TRACE/events/gpio" ] || mount -t tracefs nodev "$HIL_TRACE" ||
+        hil_die "cannot mount tracefs on $HIL_TRACE"
+    [ -d "$HIL_TRACE/events/gpio/gpio_value" ] || hil_die "the kernel has no gpio/gpio_value trace event"
+    echo 0 >"$HIL_TRACE/tracing_on"
+    : >"$HIL_TRACE/trace"
+    echo 1 >"$HIL_TRACE/events/gpio/gpio_value/enable"
+    echo 1 >"$HIL_TRACE/tracing_on"
+}
+
+# hil_gpio_trace_stop: stops recording (the buffer stays readable).
+hil_gpio_trace_stop() { echo 0 >"$HIL_TRACE/tracing_on"; echo 0 >"$HIL_TRACE/events/gpio/gpio_value/enable"; }
+
+# hil_gpio_global NAME: prints the line's global GPIO number (chip base + offset), as the trace
+# shows it; the base comes from /sys/class/gpio/gpiochipBASE/label.
+hil_gpio_global() {
+    local d label want=${HIL_LINE_CHIP[$1]:?unknown GPIO line $1}
+    for d in /sys/class/gpio/gpiochip*; do
+        read -r label <"$d/label" 2>/dev/null || continue
+        [ "$label" = "$want" ] && { echo $(( ${d##*/gpiochip} + HIL_LINE_OFFSET[$1] )); return 0; }
+    done
+    return 1
+}
+
+# hil_gpio_trace_values NAME: prints the values set on the line since hil_gpio_trace_start, in
+# order, space separated (e.g. "1 0"), raw line levels.
+hil_gpio_trace_values() {
+    local gpio
+    gpio=$(hil_gpio_global "$1") || return 1
+    awk -v g="$gpio" '{
+        for (i = 1; i + 3 <= NF; i++)
+            if ($i == "gpio_value:" && $(i + 1) == g && $(i + 2) == "set") { printf "%s%s", sep, $(i + 3); sep = " " }
+    } END { print "" }' "$HIL_TRACE/trace"
 }

@@ -19,6 +19,7 @@ HIL_IMU_GYRO=(0 0 0)          # rad/s
 HIL_IMU_MAG=(19.5 0 -48.5)    # microtesla
 HIL_IMU_FIELD_H_UT=19.5       # default horizontal field, microtesla (northern mid-latitudes)
 HIL_IMU_FIELD_DOWN_UT=48.5    # default downward field, microtesla (inclination ~68 degrees)
+HIL_IMU_BYTES_FILE=/run/hil-imu-bytes   # the 18 output bytes last encoded (for hil_imu_noise_start)
 
 # hil_i2c_stub ADDR...: loads i2c-dev and i2c-stub with chips at the 7-bit addresses (at most 10;
 # one load per boot), finds the adapter by name (its number depends on the machine type) and sets
@@ -78,6 +79,7 @@ hil_imu_lsm6dsl_lis3mdl() {
     hil_i2c_write "$HIL_IMU_M" 0x0f 0x3d || hil_die "no chip at $HIL_IMU_M on $HIL_I2C_DEV (give it to hil_i2c_stub)"
     hil_i2c_write "$HIL_IMU_M" 0x20 0x10 0x00 0x03 0x00 0x00         # CTRL_REG1..5 reset values
     hil_i2c_write "$HIL_IMU_M" 0x27 0x0f                             # STATUS: ZYXDA + X/Y/Z DA
+    hil_i2c_write "$HIL_IMU_M" 0xa7 0x0f                             # same at 0x27|0x80 (status + data burst)
     hil_i2c_write "$HIL_IMU_M" 0x2e 0x00 0x00                        # TEMP_OUT = 25 degC
     hil_imu_refresh
     hil_log "i2c: LSM6DSL at $HIL_IMU_AG, LIS3MDL at $HIL_IMU_M"
@@ -109,6 +111,7 @@ hil_imu_refresh() {
         m=$(hil_i2c_read "$HIL_IMU_M" 0x21) || hil_die "cannot read the IMU control registers on $HIL_I2C_DEV"
     bytes=$(hil_imu_encode "$xl" "$g" "$m") || hil_die "cannot encode IMU state ${HIL_IMU_ACCEL[*]} / ${HIL_IMU_GYRO[*]} / ${HIL_IMU_MAG[*]}"
     read -r -a bytes <<<"$bytes"
+    printf '%s\n' "${bytes[*]}" >"$HIL_IMU_BYTES_FILE"   # a torn read has < 18 bytes: skipped
     hil_i2c_write "$HIL_IMU_AG" 0x22 "${bytes[@]:0:12}" &&     # gyro x,y,z then accel x,y,z
         hil_i2c_write "$HIL_IMU_M" 0x28 "${bytes[@]:12:6}" &&   # mag x,y,z
         hil_i2c_write "$HIL_IMU_M" 0xa8 "${bytes[@]:12:6}" ||  # same at 0x28|0x80 (auto-increment reads)
@@ -157,3 +160,23 @@ hil_imu_is_configured() {
 
 # hil_int16_le LO HI: prints the signed value of two register bytes (for checks).
 hil_int16_le() { local v=$(( ($2 << 8) | $1 )); [ "$v" -ge 32768 ] && v=$((v - 65536)); echo "$v"; }
+
+# hil_imu_noise_start [PERIOD_S=0.2]: a real MEMS chip never repeats a sample bit for bit, and an
+# app may rightly treat identical samples as a stuck sensor (puckd faults the IMU after 100 in a
+# row). i2c-stub's registers do not change by themselves, so this background process flips the
+# least significant bit of the accelerometer's x output (0.122 mg at ±4 g) every PERIOD_S seconds,
+# on top of the value hil_imu_refresh last encoded (read from HIL_IMU_BYTES_FILE each time, so a
+# turn of the board is never undone). Stopped with hil_stop imu-noise, or at the scenario's end.
+hil_imu_noise_start() {
+    [ -f "$HIL_IMU_BYTES_FILE" ] || hil_die "hil_imu_noise_start: no IMU state yet (call hil_imu_lsm6dsl_lis3mdl first)"
+    hil_bg imu-noise hil_imu_noise_loop "${1:-0.2}"
+}
+hil_imu_noise_loop() {
+    local flip=0 bytes
+    while true; do
+        flip=$((flip ^ 1))
+        read -r -a bytes <"$HIL_IMU_BYTES_FILE" 2>/dev/null && [ "${#bytes[@]}" = 18 ] &&
+            i2cset -y "$HIL_I2C_BUS" "$HIL_IMU_AG" 0x28 $(( bytes[6] ^ flip )) b 2>/dev/null
+        hil_sleep "$1"
+    done
+}

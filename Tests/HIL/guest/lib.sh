@@ -20,6 +20,13 @@ declare -A HIL_BG=()
 hil_uptime() { local u _; read -r u _ </proc/uptime; printf '%s' "$u"; }
 hil_log() { local u _; read -r u _ </proc/uptime; printf '[%8s] %s\n' "$u" "$*"; }
 hil_now_us() { printf '%s' "${EPOCHREALTIME/./}"; }   # wall clock, microseconds (no fork)
+# hil_us SECONDS: HIL_US = SECONDS (a decimal such as 1.5 or 30) in microseconds, without a process:
+# a fork under TCG can take most of a second, which must not eat into a measured window.
+hil_us() {
+    local whole=${1%%.*} fraction=000000
+    [[ $1 == *.* ]] && fraction=${1#*.}000000
+    HIL_US=$(( 10#${whole:-0} * 1000000 + 10#${fraction:0:6} ))
+}
 
 # hil_sleep SECONDS: sleeps without forking (a read with timeout on a private FIFO).
 mkfifo "/run/hil-sleep.$$" && exec {HIL_SLEEP_FD}<>"/run/hil-sleep.$$" && rm -f "/run/hil-sleep.$$"
@@ -67,7 +74,8 @@ check_range() {
 # or TIMEOUT_S passes (returns 1). HIL_WAITED_S = seconds waited. Use TCG-generous timeouts (~10x).
 wait_for() {
     local start=${EPOCHREALTIME/./} limit now
-    limit=$(awk -v t="$1" 'BEGIN { printf "%d", t * 1000000 }')
+    hil_us "$1"
+    limit=$HIL_US
     shift
     while true; do
         if "$@"; then
@@ -77,7 +85,7 @@ wait_for() {
         fi
         now=${EPOCHREALTIME/./}
         if [ $((now - start)) -ge "$limit" ]; then
-            HIL_WAITED_S=$(awk -v t="$limit" 'BEGIN { printf "%.2f", t / 1000000 }')
+            printf -v HIL_WAITED_S '%d.%02d' $((limit / 1000000)) $((limit % 1000000 / 10000))
             return 1
         fi
         hil_sleep "$HIL_POLL_S"
