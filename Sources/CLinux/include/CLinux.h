@@ -4,6 +4,7 @@
 // but clang's module cache then misses headers added later and incremental builds fail with
 // "cannot find 'clinux_…' in scope" until .build is cleaned.)
 #include "clinux.h"
+#include "clinux_console.h"
 #include "clinux_device.h"
 #include "clinux_gpio.h"
 #include "clinux_i2c.h"
