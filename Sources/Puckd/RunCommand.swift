@@ -8,7 +8,7 @@ import Heading
 public enum RunCommand {
     public static let usage: StaticString = """
           puckd run [--board sim|NAME|FILE] [--config FILE] [--gps SOURCE] [--console stdio|none|DEVICE[:BAUD]]
-                    [--set SECTION.KEY=VALUE]... [--status-interval S]
+                    [--set SECTION.KEY=VALUE]... [--status-interval S] [--check]
               Run the device: GPS → fixes, IMU → heading, both → puck and camera; buttons cycle the
               tracking mode, LEDs show fix, mode and faults; the console shows and changes everything
               (type help). Prints what it opened; SIGHUP reloads the configuration, SIGINT/SIGTERM stop
@@ -25,6 +25,8 @@ public enum RunCommand {
                         puckd after the last reply), none, or a serial port such as /dev/ttyGS0[:BAUD]
               --status-interval  without a console: a status line every S seconds
               --set     override one key (puckd --help-config lists them all)
+              --check   only check the configuration (every key, the GPS source's form) and exit:
+                        0 when it is valid, 78 with the sentence naming file, line and key when not
         """
 
     /// The default configuration file.
@@ -33,11 +35,16 @@ public enum RunCommand {
     public static func run(_ arguments: ArraySlice<String>) -> Int32 {
         var board: String?, file: String?, gps: String?
         var overrides: [String] = []
+        var checkOnly = false
         var rest = arguments
         while let option = rest.popFirst() {
             if option == "-h" || option == "--help" {
                 StandardStreams.out("\(usage)\n")
                 return ExitStatus.ok
+            }
+            if option == "--check" {
+                checkOnly = true
+                continue
             }
             guard let value = rest.popFirst() else { return usageError("\(option) needs a value") }
             switch option {
@@ -78,6 +85,16 @@ public enum RunCommand {
             return ExitStatus.config
         }
 
+        if checkOnly {
+            if !c.board.simulated {
+                do throws(SourceAddressError) { _ = try SourceAddress(parsing: c.gps.source) } catch {
+                    StandardStreams.err("puckd: [gps] source = \(c.gps.source): \(error.message)\n")
+                    return ExitStatus.config
+                }
+            }
+            StandardStreams.out("puckd: configuration valid: " + sources.summary + "\n")
+            return ExitStatus.ok
+        }
         let signals = clinux_device_signalfd()
         defer {
             if signals >= 0 { close(signals) }
