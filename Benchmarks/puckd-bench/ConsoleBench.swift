@@ -94,27 +94,10 @@ private func fmt(_ v: Double) -> String {
 private func consoleBenchState() -> ConsoleState? {
     guard let bytes = readWholeFile("Tests/Fixtures/nmea/gpsd/ublox-neo-m9n-nmea.nmea") else { return nil }
     var state = ConsoleState()
-    var pipeline = NMEAPipeline()
-    var sky = SkyView()
-    var lastFix: Fix?
-    bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let n = min(512, raw.count - offset)
-            pipeline.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n])) { fix in
-                if fix.hasPosition { lastFix = copy fix }
-            }
-            if pipeline.assembler.skyView.count > sky.count { sky = pipeline.assembler.skyView }
-            offset += n
-        }
-    }
-    state.fix = lastFix
-    state.skyView = sky
-    state.framer = pipeline.framer.counters
-    state.assembler = pipeline.assembler.counters
+    state.loadGPS(fromRecordedLog: bytes)
     guard var core = try? TrackingCore() else { return nil }
     core.setShowsUserLocation(true, atNanoseconds: 0)
-    if let lastFix { core.updateLocation(lastFix, atNanoseconds: 500_000_000) }
+    if let fix = state.fix { core.updateLocation(fix, atNanoseconds: 500_000_000) }
     core.setTrackingMode(.followWithHeading, animated: false, atNanoseconds: 600_000_000)
     core.updateHeading(HeadingSample(timeNanoseconds: 700_000_000, trueHeadingDegrees: 271.3, magneticHeadingDegrees: 268.1,
                                      headingAccuracyDegrees: 4))

@@ -58,16 +58,8 @@ public struct LineEditorEscape: Sendable {
             }
         case .ss3:
             phase = .idle
-            switch byte {
-            case UInt8(ascii: "A"): return .key(.up)
-            case UInt8(ascii: "B"): return .key(.down)
-            case UInt8(ascii: "C"): return .key(.right)
-            case UInt8(ascii: "D"): return .key(.left)
-            case UInt8(ascii: "H"): return .key(.home)
-            case UInt8(ascii: "F"): return .key(.end)
-            case 0x20...0x7E: return .key(.unknown)
-            default: return .abandoned
-            }
+            if let key = Self.cursorKey(byte) { return .key(key) }
+            return byte >= 0x20 && byte <= 0x7E ? .key(.unknown) : .abandoned
         case .csi:
             if ConsoleASCII.isDigit(byte) {
                 if parameter < 1000 { parameter = parameter * 10 + Int(byte - 0x30) }
@@ -75,13 +67,8 @@ public struct LineEditorEscape: Sendable {
                 // More parameters, intermediates or private markers: read on, keep the first number.
             } else if byte >= 0x40 && byte <= 0x7E {
                 phase = .idle
+                if let key = Self.cursorKey(byte) { return .key(key) }
                 switch byte {
-                case UInt8(ascii: "A"): return .key(.up)
-                case UInt8(ascii: "B"): return .key(.down)
-                case UInt8(ascii: "C"): return .key(.right)
-                case UInt8(ascii: "D"): return .key(.left)
-                case UInt8(ascii: "H"): return .key(.home)
-                case UInt8(ascii: "F"): return .key(.end)
                 case UInt8(ascii: "~"):
                     switch parameter {
                     case 1, 7: return .key(.home)
@@ -105,4 +92,17 @@ public struct LineEditorEscape: Sendable {
 
     /// Forgets a sequence in progress.
     public mutating func reset() { phase = .idle }
+
+    /// The cursor key a final byte names, the same after `ESC [` (CSI) and `ESC O` (SS3).
+    static func cursorKey(_ byte: UInt8) -> Key? {
+        switch byte {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        default: nil
+        }
+    }
 }

@@ -16,29 +16,11 @@ enum ConsoleTestState {
 
     static func build() -> ConsoleState {
         var state = ConsoleState()
-        let bytes = Fixtures.bytes(log) ?? []
-        var pipeline = NMEAPipeline()
-        var best = SkyView()
-        var lastPositionFix: Fix?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = min(512, raw.count - offset)
-                pipeline.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n])) { fix in
-                    if fix.hasPosition { lastPositionFix = copy fix }
-                }
-                if pipeline.assembler.skyView.count > best.count { best = pipeline.assembler.skyView }
-                offset += n
-            }
-        }
-        state.fix = lastPositionFix
-        state.skyView = best
-        state.framer = pipeline.framer.counters
-        state.assembler = pipeline.assembler.counters
+        state.loadGPS(fromRecordedLog: Fixtures.bytes(log) ?? [])
 
         var core = try! TrackingCore()
         core.setShowsUserLocation(true, atNanoseconds: 0)
-        if let fix = lastPositionFix { core.updateLocation(fix, atNanoseconds: 500_000_000) }
+        if let fix = state.fix { core.updateLocation(fix, atNanoseconds: 500_000_000) }
         core.setTrackingMode(.followWithHeading, animated: false, atNanoseconds: 600_000_000)
         core.updateHeading(HeadingSample(timeNanoseconds: 700_000_000, trueHeadingDegrees: 271.3,
                                          magneticHeadingDegrees: 268.1, headingAccuracyDegrees: 4))
