@@ -308,4 +308,7 @@ public struct SimulationSettings: Sendable, Equatable {
     public var maximumGapSeconds = 2.0
     /// The simulated IMU board.
     public var imu = SimulatedIMUChoice.berryIMUv3
+    /// A recorded IMU (BROAD or x-io Fusion CSV) the simulated chips replay at recorded pace; empty =
+    /// the motion generated from the replayed drive.
+    public var imuLog = ""
 }

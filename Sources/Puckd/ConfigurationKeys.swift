@@ -215,6 +215,10 @@ public enum ConfigurationKeys {
                 [("berryimu-v3", .berryIMUv3), ("sense-hat", .senseHAT), ("icm20948", .icm20948),
                  ("mpu9250", .mpu9250), ("none", .none)],
                 doc: "the simulated IMU board (berryimu-v3 = LSM6DSL + LIS3MDL, as on the BerryGPS-IMU v4)"),
+        .text("sim", "imu_log", \.sim.imuLog,
+              allowed: "empty (motion from the drive) or an IMU CSV file (BROAD or x-io Fusion format)",
+              doc: "a recorded IMU the simulated chips replay at recorded pace from start-up (looping with sim.loop), "
+                + "instead of the motion generated from the drive"),
     ]
 }
 

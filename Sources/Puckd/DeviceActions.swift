@@ -80,7 +80,10 @@ extension Device {
             out.append("rolls and pitches) for up to ")
             out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
             out.append(" s")
-            if simulation != nil { out.append(" (the simulated board does so by itself)") }
+            if let simulation {
+                out.append(simulation.movesForCalibration ? " (the simulated board does so by itself)"
+                                                          : " (the simulated IMU replays its recording and does not move for it)")
+            }
         }
     }
 }

@@ -21,7 +21,10 @@ extension Device {
             out.append("calibration: gyroscope bias measurement started; keep the board still for ")
             out.append(gyroCalibration.requiredSeconds, decimals: 0)
             out.append(" s")
-            if simulation != nil { out.append(" (the simulated board holds still by itself)") }
+            if let simulation {
+                out.append(simulation.movesForCalibration ? " (the simulated board holds still by itself)"
+                                                          : " (the simulated IMU replays its recording and does not hold still for it)")
+            }
         }
     }
 

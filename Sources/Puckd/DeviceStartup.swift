@@ -90,7 +90,11 @@ extension Device {
                     + "): the bearing falls back to the GPS course; puckd keeps probing")
             }
             lines.append(text)
-            if let simulation {
+            if let recording = simulation?.imuRecording {
+                lines.append("imu: the simulated chips replay the recorded IMU " + recording.summary
+                    + "; sample by sample at recorded pace from start-up, quantised by the chips; "
+                    + (recording.loop ? "looping" : "once (no new data after its end)"))
+            } else if let simulation {
                 let m = simulation.motion
                 lines.append("imu: simulated motion from the replayed fixes: heading follows the course, level board, "
                     + "WMM2025 field at " + Self.decimal(m.fieldLatitudeDegrees, 4) + " " + Self.decimal(m.fieldLongitudeDegrees, 4)

@@ -3,9 +3,9 @@ import Hardware
 import Heading
 
 /// The simulated board `puckd run --board sim` runs on: a GPS receiver replaying a log over a pty
-/// (`SimulatedReceiver`), the register-level IMU twin (`SimulatedIMU`) moved by `SimulatedMotion`, and
-/// the GPIO twin (`SimulatedGPIO`) with the board profile's lines, whose button a console command
-/// presses. The device loop calls `service` each wake-up and `prepareIMU` before reading the IMU.
+/// (`SimulatedReceiver`), the register-level IMU twin (`SimulatedIMU`) moved by `SimulatedMotion` or,
+/// with `[sim] imu_log`, replaying a recorded IMU (`SimulatedIMURecording`), and the GPIO twin
+/// (`SimulatedGPIO`) with the board profile's lines, whose button a console command presses. The device loop calls `service` each wake-up and `prepareIMU` before reading the IMU.
 public final class SimulatedBoard {
     /// What the log is, for the start-up report ("the bundled drive (…)" or the file's path).
     public let logDescription: String
@@ -13,6 +13,8 @@ public final class SimulatedBoard {
     public let motion: SimulatedMotion
     /// The IMU twin (nil when `[sim] imu = none`).
     public let imu: SimulatedIMU?
+    /// The recorded IMU the twin replays (`[sim] imu_log`); nil: the twin follows `motion`.
+    public let imuRecording: SimulatedIMURecording?
     public let gpio: SimulatedGPIO
     /// Button line offsets (primary, secondary; -1 = none).
     private var buttonOffsets: InlineArray<2, Int>
@@ -68,6 +70,19 @@ public final class SimulatedBoard {
         } else {
             imu = nil
         }
+        if settings.imuLog.isEmpty {
+            imuRecording = nil
+        } else if imu == nil {
+            throw SimulatedBoardError(message: "[sim] imu_log = " + settings.imuLog + " needs a simulated IMU to play it, "
+                + "but [sim] imu = none: choose a board (e.g. sim.imu=berryimu-v3) or clear imu_log")
+        } else {
+            do throws(SimulatedIMURecordingError) {
+                imuRecording = try SimulatedIMURecording.load(path: settings.imuLog, startNanoseconds: startNanoseconds,
+                                                              loop: settings.loop)
+            } catch {
+                throw SimulatedBoardError(message: error.message)
+            }
+        }
         gpio = SimulatedGPIO(label: "puckd-sim", lineCount: 54, historyCapacity: 512)
         buttonOffsets = [configuration.gpio.button ?? -1, configuration.gpio.button2 ?? -1]
     }
@@ -88,9 +103,14 @@ public final class SimulatedBoard {
         }
     }
 
-    /// Lets the IMU chips convert the true motion up to `now` (at their own data rates).
+    /// Lets the IMU chips convert the true motion up to `now` (at their own data rates), or present
+    /// the recorded samples due by `now` (sample by sample, at the recording's pace).
     public func prepareIMU(nowNanoseconds now: Int64) {
         guard let imu else { return }
+        if let imuRecording {
+            imuRecording.present(upToNanoseconds: now, to: imu)
+            return
+        }
         let motion = self.motion
         imu.advance(toNanoseconds: now) { motion.sample(atNanoseconds: $0) }
     }
@@ -105,6 +125,9 @@ public final class SimulatedBoard {
         pressCount += 1
         return true
     }
+
+    /// True when the IMU moves by itself for a calibration (the generated motion; a recording plays on).
+    public var movesForCalibration: Bool { imuRecording == nil }
 
     /// Starts the calibration motion (the simulated person turns the board through all orientations).
     public func startCalibrationMotion(nowNanoseconds now: Int64, durationNanoseconds: Int64) {

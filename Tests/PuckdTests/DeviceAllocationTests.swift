@@ -57,6 +57,44 @@ import TestSupport
         #expect(c.stateWrites > counters0.stateWrites)
         #expect(h.device.output.writtenLines > 100)
     }
+
+    /// The same with the IMU twin replaying a recording (`[sim] imu_log`, the x-io Fusion example,
+    /// 135.3 s a lap): 100 000 wake-ups from 60 s into the recording, across its loop back to the start.
+    @Test func hundredThousandWakeUpsWithARecordedIMUAllocateNothing() throws {
+        let file = try RecordedIMUFixture()
+        let h = try SimulatedDeviceHarness(overrides: ["console.status_interval_s=1", "state.save_interval_s=1",
+                                                       "sim.imu_log=" + file.path])
+        defer { h.removeDirectory() }
+        let recording = try #require(h.board.imuRecording)
+        // Warm-up: 60 s of the recording with short and long presses.
+        for k in 0..<30 {
+            _ = h.board.press(.primary, long: k % 3 == 1, longPressNanoseconds: 1_000_000_000, nowNanoseconds: h.now)
+            h.advance(by: 2_000_000_000)
+        }
+        let counters0 = h.device.counters
+        let presented0 = recording.presentedCount
+        var wakeUps = 0
+        let allocations = allocationCount {
+            while wakeUps < 100_000 {
+                if wakeUps % 2000 == 0 {
+                    _ = h.board.press(.primary, long: wakeUps % 6000 == 2000, longPressNanoseconds: 1_000_000_000,
+                                      nowNanoseconds: h.now)
+                }
+                h.now += 1_000_000
+                _ = h.device.step(gps: &h.source, nowNanoseconds: h.now, ready: .all)
+                wakeUps += 1
+            }
+        }
+        let c = h.device.counters
+        #expect(allocations == 0)
+        #expect(recording.lapCount == 1, "the measured run crossed the end of the recording")
+        #expect(recording.presentedCount - presented0 > 9900, "≈ 100 Hz of recorded rows reached the chips")
+        #expect(c.imuSamples - counters0.imuSamples > 9000)
+        #expect(c.headingsPublished > counters0.headingsPublished)
+        #expect(c.fixes - counters0.fixes > 500)
+        #expect(c.ticks - counters0.ticks >= 5990)
+        #expect(c.stateWrites > counters0.stateWrites)
+    }
 }
 
 /// The production loop itself (poll over the real descriptors, one clock read per wake-up, timerfds at
