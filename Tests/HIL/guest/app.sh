@@ -1,17 +1,23 @@
 # shellcheck shell=bash
 # Helpers to run the program under test (sourced by lib.sh): its console on a pipe (stdin from a
-# FIFO held open, so it never sees end of file; stdout and stderr to a log file), commands sent as
-# lines, replies awaited by pattern, signals, exit status. Logs are copied to $HIL_RUN_DIR (the
-# writable run directory on the host) when the scenario ends.
+# FIFO held open, so it never sees end of file; stdout and stderr to a log file, or stderr to a file
+# of its own), commands sent as lines, replies awaited by pattern, signals, exit status. Logs are
+# copied to $HIL_RUN_DIR (the writable run directory on the host) when the scenario ends.
 
 declare -A HIL_APP_IN=()    # name -> fd of the stdin FIFO
 declare -A HIL_APP_MARK=()  # name -> log offset (bytes) where hil_app_output starts
 
 hil_app_log() { printf '/run/hil-app-%s.log\n' "$1"; }
+# hil_app_errlog NAME: the standard error file of an app started with --stderr-apart.
+hil_app_errlog() { printf '/run/hil-app-%s.err\n' "$1"; }
 
-# hil_app_start NAME COMMAND [ARG...]
+# hil_app_start [--stderr-apart] NAME COMMAND [ARG...]: stdout and stderr to hil_app_log NAME, or
+# with --stderr-apart stderr to hil_app_errlog NAME (a program that logs on stderr and replies on
+# stdout: each stream stays whole, never interleaved in the middle of a line).
 hil_app_start() {
-    local name=$1 fifo fd log
+    local name fifo fd log err=""
+    if [ "$1" = --stderr-apart ]; then err=1; shift; fi
+    name=$1
     shift
     [[ $name =~ ^[A-Za-z0-9_-]+$ ]] || hil_die "hil_app_start: name '$name' must be letters, digits, '_' or '-'"
     [ -z "${HIL_APP_IN[$name]:-}" ] || hil_die "hil_app_start: an app named $name was already started"
@@ -21,7 +27,13 @@ hil_app_start() {
     : >"$log"
     HIL_APP_IN[$name]=$fd
     HIL_APP_MARK[$name]=0
-    "$@" <&"$fd" >>"$log" 2>&1 {fd}<&- &
+    if [ -n "$err" ]; then
+        err=$(hil_app_errlog "$name")
+        : >"$err"
+        "$@" <&"$fd" >>"$log" 2>>"$err" {fd}<&- &
+    else
+        "$@" <&"$fd" >>"$log" 2>&1 {fd}<&- &
+    fi
     HIL_BG["app-$name"]=$!
     hil_log "app $name: pid $! runs: $*"
 }
@@ -65,5 +77,6 @@ hil_app_save_logs() {
     local name
     for name in "${!HIL_APP_IN[@]}"; do
         cp "$(hil_app_log "$name")" "$HIL_RUN_DIR/app-$name.log" 2>/dev/null || true
+        [ -e "$(hil_app_errlog "$name")" ] && { cp "$(hil_app_errlog "$name")" "$HIL_RUN_DIR/app-$name.err" 2>/dev/null || true; }
     done
 }

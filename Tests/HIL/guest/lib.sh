@@ -117,12 +117,29 @@ hil_stop() {
 hil_wait() {
     local pid=${HIL_BG[$1]:-} rc=0
     [ -n "$pid" ] || return 127
-    wait_for "$2" hil_not_running "$pid" || return 124
+    wait_for "$2" hil_not_running "$pid" || { hil_log "$1 (pid $pid) still runs after $2 s: $(hil_proc_state "$pid")"; return 124; }
     wait "$pid" 2>/dev/null || rc=$?
     unset "HIL_BG[$1]"
     return "$rc"
 }
-hil_not_running() { ! kill -0 "$1" 2>/dev/null; }
+# hil_not_running PID: the process has ended: gone, or a zombie this shell has not reaped yet
+# (kill -0 succeeds on a zombie, and bash reaps only when it handles SIGCHLD).
+hil_not_running() {
+    local stat
+    kill -0 "$1" 2>/dev/null || return 0
+    IFS= read -r stat <"/proc/$1/stat" 2>/dev/null || return 0
+    stat=${stat##*) }
+    [ "${stat%% *}" = Z ]
+}
+# hil_proc_state PID: "state S, in W" (the process's state letter and the kernel function it sleeps
+# in), for a log line about a process that did not end.
+hil_proc_state() {
+    local stat wchan=""
+    IFS= read -r stat <"/proc/$1/stat" 2>/dev/null || { printf 'gone'; return 0; }
+    stat=${stat##*) }
+    IFS= read -r wchan <"/proc/$1/wchan" 2>/dev/null
+    printf 'state %s, in %s' "${stat%% *}" "${wchan:-?}"
+}
 
 # hil_finish: prints the summary line and exits (1 when anything failed or nothing was checked).
 hil_finish() {

@@ -155,5 +155,11 @@ rc=0
 hil_app_stop echo TERM 30 || rc=$?   # not in $(...): only this shell can wait for its child
 check_eq "SIGTERM: the app exits with its own status" 3 "$rc"
 check "the app's last words are in its log" grep -qx bye "$(hil_app_log echo)"
+hil_app_start --stderr-apart split bash -c 'echo reply; echo log >&2; exit 5'
+rc=0
+hil_app_wait_exit split 30 || rc=$?
+check_eq "--stderr-apart: the app ran to its end (status 5)" 5 "$rc"
+check_eq "--stderr-apart: standard output alone in the app's log" reply "$(cat "$(hil_app_log split)")"
+check_eq "--stderr-apart: standard error alone in its own file" log "$(cat "$(hil_app_errlog split)")"
 
 hil_finish
