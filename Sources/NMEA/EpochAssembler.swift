@@ -208,7 +208,9 @@ public struct EpochAssembler: Sendable {
                  toUTC: b.utcNanoseconds, timeOfDay: b.timeOfDayNanoseconds)
     }
 
-    static func interval(fromUTC ua: Int64?, timeOfDay ta: Int64, toUTC ub: Int64?, timeOfDay tb: Int64) -> Int64 {
+    /// The same from the two epochs' times alone: UTC nanoseconds when both have a date, else the
+    /// time-of-day difference taken across midnight the short way, nanoseconds.
+    public static func interval(fromUTC ua: Int64?, timeOfDay ta: Int64, toUTC ub: Int64?, timeOfDay tb: Int64) -> Int64 {
         if let ua, let ub { return ub - ua }
         var d = tb - ta
         if d < -43_200_000_000_000 { d += 86_400_000_000_000 } else if d > 43_200_000_000_000 { d -= 86_400_000_000_000 }

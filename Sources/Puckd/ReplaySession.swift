@@ -11,11 +11,13 @@ struct ReplaySession: ~Copyable {
     /// Where fix lines go, and where the summary goes.
     private let outputFD: Int32
     private let summaryFD: Int32
-    private var firstFix: Fix?
-    private var lastFix: Fix?
+    private var firstEpoch: ReplayEpochTime?
+    private var lastEpoch: ReplayEpochTime?
     private var printedFixes = 0
     /// The tracking core driven by the fixes (`--track`), else nil.
     private var tracking: ReplayTracking?
+    /// `tracking` is set (a plain flag: testing the optional itself would move it).
+    private let isTracking: Bool
     private var trackingSummary: (ticks: UInt64, skipped: UInt64, forwardJumps: UInt64, backwardJumps: UInt64)?
     /// True once standard output was closed by the reader (e.g. `| head`): stop early.
     private(set) var outputClosed = false
@@ -30,6 +32,7 @@ struct ReplaySession: ~Copyable {
         if let target = options.track {
             tracking = ReplayTracking(target: target, json: options.json, realtime: options.realtime)
         }
+        isTracking = options.track != nil
     }
 
     /// Feeds a chunk of input, printing the fixes it completes.
@@ -53,7 +56,7 @@ struct ReplaySession: ~Copyable {
         }
         flush()
         var summary = OutputBuffer(capacity: 4096)
-        ReplaySummary.append(pipeline: pipeline, first: firstFix, last: lastFix, to: &summary)
+        ReplaySummary.append(pipeline: pipeline, first: firstEpoch, last: lastEpoch, to: &summary)
         if let s = trackingSummary {
             summary.append("tracking: "); summary.append(uint: s.ticks); summary.append(" ticks at 60 Hz of log time, ")
             summary.append(uint: s.skipped); summary.append(" skipped across "); summary.append(uint: s.forwardJumps)
@@ -76,10 +79,12 @@ struct ReplaySession: ~Copyable {
     }
 
     private mutating func emit(_ fix: borrowing Fix) {
-        if firstFix == nil { firstFix = copy fix }
-        lastFix = copy fix
+        if firstEpoch == nil { firstEpoch = ReplayEpochTime(fix) }
+        lastEpoch = ReplayEpochTime(fix)
         if outputClosed { return }
-        if var tracking = tracking.take() {
+        // Checked before `take()`: moving the (large) tracking state out and back per fix costs more
+        // than parsing the fix.
+        if isTracking, var tracking = tracking.take() {
             tracking.deliver(fix)
             while tracking.drain(to: &out) { flush() }
             self.tracking = consume tracking

@@ -4,7 +4,8 @@ import NMEA
 /// The end-of-replay summary: epochs, time span, sentences by type, and every drop counter of the
 /// framer, parser and assembler, as a few lines of text.
 enum ReplaySummary {
-    static func append(pipeline: borrowing NMEAPipeline, first: Fix?, last: Fix?, to out: inout OutputBuffer) {
+    static func append(pipeline: borrowing NMEAPipeline, first: ReplayEpochTime?, last: ReplayEpochTime?,
+                       to out: inout OutputBuffer) {
         let a = pipeline.assembler.counters
         let f = pipeline.framer.counters
         let s = pipeline.statistics
@@ -22,7 +23,9 @@ enum ReplaySummary {
             out.append(" .. ")
             appendTime(last, to: &out)
             out.append(" (")
-            out.append(Double(EpochAssembler.interval(from: first, to: last)) / 1e9, decimals: 1)
+            out.append(Double(EpochAssembler.interval(fromUTC: first.utcNanoseconds, timeOfDay: first.timeOfDayNanoseconds,
+                                                      toUTC: last.utcNanoseconds, timeOfDay: last.timeOfDayNanoseconds)) / 1e9,
+                       decimals: 1)
             out.append(" s)")
         }
         out.append("\nsentences: ")
@@ -81,7 +84,7 @@ enum ReplaySummary {
         out.append(int: value)
     }
 
-    private static func appendTime(_ fix: Fix, to out: inout OutputBuffer) {
+    private static func appendTime(_ fix: ReplayEpochTime, to out: inout OutputBuffer) {
         if let utc = fix.utcNanoseconds {
             out.append(isoTime: utc, fractionDigits: 3)
         } else {
@@ -89,5 +92,19 @@ enum ReplaySummary {
             out.append(Double(fix.timeOfDayNanoseconds) / 1e9, decimals: 3)
             out.append(" s")
         }
+    }
+}
+
+/// When an epoch was, all the summary needs of the first and last fix (a whole `Fix`, sky view
+/// included, is too large to copy for every fix of a replay).
+struct ReplayEpochTime {
+    /// UTC, nanoseconds since 1970, when the epoch has a date.
+    var utcNanoseconds: Int64?
+    /// UTC time of day, nanoseconds.
+    var timeOfDayNanoseconds: Int64
+
+    init(_ fix: borrowing Fix) {
+        utcNanoseconds = fix.utcNanoseconds
+        timeOfDayNanoseconds = fix.timeOfDayNanoseconds
     }
 }
