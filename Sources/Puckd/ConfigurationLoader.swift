@@ -31,34 +31,19 @@ public enum ConfigurationLoader {
 
     /// Reads a whole configuration file (at most 1 MiB) as text.
     public static func readFile(_ path: String) throws(ConfigurationError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            throw ConfigurationError(location: path, reason: "cannot read it (" + String(cString: strerror(code))
-                + "); give an existing file with --config, or a board profile with --board")
-        }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
-            throw ConfigurationError(location: path, reason: "not a regular file (a device, directory or pipe); give the "
-                + "path of a file")
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw ConfigurationError(location: path, reason: "cannot read it (" + String(cString: strerror(code)) + ")")
+        do throws(WholeFile.Failure) {
+            return String(decoding: try WholeFile.read(path, limitBytes: 1 << 20), as: UTF8.self)
+        } catch {
+            let reason = switch error {
+            case .cannotOpen(let code):
+                "cannot read it (" + WholeFile.describe(errno: code)
+                    + "); give an existing file with --config, or a board profile with --board"
+            case .notRegular: "not a regular file (a device, directory or pipe); give the path of a file"
+            case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
+            case .tooLarge: "larger than 1 MiB: not a puckd configuration file"
             }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > 1 << 20 {
-                throw ConfigurationError(location: path, reason: "larger than 1 MiB: not a puckd configuration file")
-            }
+            throw ConfigurationError(location: path, reason: reason)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func apply(_ document: ConfigurationDocument, to result: inout LoadedConfiguration) throws(ConfigurationError) {

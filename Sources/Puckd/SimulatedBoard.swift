@@ -26,6 +26,9 @@ public final class SimulatedBoard {
     public static let shortPressNanoseconds: Int64 = 150_000_000
     public static let longPressExtraNanoseconds: Int64 = 300_000_000
 
+    /// Largest NMEA log the simulated receiver replays, bytes (it is held in memory).
+    static let maximumLogBytes = 256 << 20
+
     /// Builds the board from the `[sim]` and `[gpio]` settings, starting the replay at `startNanoseconds`.
     public init(configuration: PuckdConfiguration, startNanoseconds: Int64) throws(SimulatedBoardError) {
         let settings = configuration.sim
@@ -37,16 +40,22 @@ public final class SimulatedBoard {
             owned = false
             logDescription = "the bundled drive (gpsd's nmea-rtk log: 10 Hz, course turning through the whole circle)"
         } else {
-            let text: String
-            do throws(ConfigurationError) {
-                text = try ConfigurationLoader.readFile(settings.gpsLog)
+            // The log's bytes as they are (garbage and non-UTF-8 bytes included: the framer must see them).
+            let bytes: [UInt8]
+            do throws(WholeFile.Failure) {
+                bytes = try WholeFile.read(settings.gpsLog, limitBytes: Self.maximumLogBytes)
             } catch {
-                throw SimulatedBoardError(message: "cannot replay " + settings.gpsLog + ": " + error.reason)
+                let reason = switch error {
+                case .cannotOpen(let code): "cannot open it (" + WholeFile.describe(errno: code) + "): check [sim] gps_log or --gps"
+                case .notRegular: "not a regular file (a device, directory or pipe); give the path of an NMEA log file"
+                case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
+                case .tooLarge: "larger than 256 MiB: give a shorter log"
+                }
+                throw SimulatedBoardError(message: "cannot replay " + settings.gpsLog + ": " + reason)
             }
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, text.utf8.count), alignment: 1)
-            var i = 0
-            for byte in text.utf8 { copy[i] = byte; i += 1 }
-            log = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<i])
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+            copy.copyBytes(from: bytes)
+            log = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])
             owned = true
             logDescription = settings.gpsLog
         }

@@ -177,38 +177,23 @@ extension SimulatedIMURecording {
     }
 
     private static func readAll(_ path: String) throws(SimulatedIMURecordingError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            throw SimulatedIMURecordingError(message: "cannot open the IMU log " + path + " (" + String(cString: strerror(code))
-                + "): check [sim] imu_log; it takes a BROAD or x-io Fusion CSV file (decompress .xz files first)")
+        let bytes: [UInt8]
+        do throws(WholeFile.Failure) {
+            bytes = try WholeFile.read(path, limitBytes: maximumFileBytes)
+        } catch {
+            let message = switch error {
+            case .cannotOpen(let code):
+                "cannot open the IMU log " + path + " (" + WholeFile.describe(errno: code)
+                    + "): check [sim] imu_log; it takes a BROAD or x-io Fusion CSV file (decompress .xz files first)"
+            case .notRegular: "the IMU log " + path + " is not a regular file: give the path of a CSV file"
+            case .cannotRead(let code): "cannot read the IMU log " + path + " (" + WholeFile.describe(errno: code) + ")"
+            case .tooLarge: "the IMU log " + path + " is larger than 256 MiB: give a shorter recording"
+            }
+            throw SimulatedIMURecordingError(message: message)
         }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
-            throw SimulatedIMURecordingError(message: "the IMU log " + path + " is not a regular file: give the path of a CSV file")
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(max(0, info.st_size)))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw SimulatedIMURecordingError(message: "cannot read the IMU log " + path + " ("
-                    + String(cString: strerror(code)) + ")")
-            }
-            if n == 0 { break }
-            if bytes.count == 0 && n >= 6 && chunk[0] == 0xFD && chunk[1] == 0x37 && chunk[2] == 0x7A {
-                throw SimulatedIMURecordingError(message: "the IMU log " + path + " is xz-compressed: decompress it "
-                    + "first (xz -dk " + path + ") and give the .csv file")
-            }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maximumFileBytes {
-                throw SimulatedIMURecordingError(message: "the IMU log " + path + " is larger than 256 MiB: give a "
-                    + "shorter recording")
-            }
+        if bytes.count >= 6 && bytes[0] == 0xFD && bytes[1] == 0x37 && bytes[2] == 0x7A {
+            throw SimulatedIMURecordingError(message: "the IMU log " + path + " is xz-compressed: decompress it "
+                + "first (xz -dk " + path + ") and give the .csv file")
         }
         return bytes
     }
