@@ -16,8 +16,6 @@ struct ReplaySession: ~Copyable {
     private var printedFixes = 0
     /// The tracking core driven by the fixes (`--track`), else nil.
     private var tracking: ReplayTracking?
-    /// `tracking` is set (a plain flag: testing the optional itself would move it).
-    private let isTracking: Bool
     private var trackingSummary: (ticks: UInt64, skipped: UInt64, forwardJumps: UInt64, backwardJumps: UInt64)?
     /// True once standard output was closed by the reader (e.g. `| head`): stop early.
     private(set) var outputClosed = false
@@ -32,7 +30,6 @@ struct ReplaySession: ~Copyable {
         if let target = options.track {
             tracking = ReplayTracking(target: target, json: options.json, realtime: options.realtime)
         }
-        isTracking = options.track != nil
     }
 
     /// Feeds a chunk of input, printing the fixes it completes.
@@ -82,9 +79,9 @@ struct ReplaySession: ~Copyable {
         if firstEpoch == nil { firstEpoch = ReplayEpochTime(fix) }
         lastEpoch = ReplayEpochTime(fix)
         if outputClosed { return }
-        // Checked before `take()`: moving the (large) tracking state out and back per fix costs more
-        // than parsing the fix.
-        if isTracking, var tracking = tracking.take() {
+        // `options.track` is checked before `take()`: moving the (large) tracking state out and back
+        // for every fix costs more than parsing the fix.
+        if options.track != nil, var tracking = tracking.take() {
             tracking.deliver(fix)
             while tracking.drain(to: &out) { flush() }
             self.tracking = consume tracking
