@@ -14,9 +14,7 @@ public enum LEDsView {
             let led = leds[i]
             RenderFormat.label(led.name, width: 11, to: &out)
             out.append(led.isOn ? "on " : "off")
-            if led.line >= 0 { RenderFormat.rightAligned(Int64(led.line), width: 6, to: &out) } else {
-                RenderFormat.rightAligned("-", width: 6, to: &out)
-            }
+            RenderFormat.rightAligned(led.line >= 0 ? Int64(led.line) : nil, width: 6, to: &out)
             out.append("  ")
             out.append(led.pattern)
             if led.meaning.utf8CodeUnitCount > 0 { out.append(": "); out.append(led.meaning) }

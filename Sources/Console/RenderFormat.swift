@@ -94,6 +94,11 @@ public enum RenderFormat {
         out.append(int: value)
     }
 
+    /// Right-aligns an integer in `width` columns, or `-` when absent.
+    public static func rightAligned(_ value: Int64?, width: Int, to out: inout OutputBuffer) {
+        if let value { rightAligned(value, width: width, to: &out) } else { rightAligned("-", width: width, to: &out) }
+    }
+
     /// Right-aligns `text` (ASCII) in `width` columns.
     public static func rightAligned(_ text: StaticString, width: Int, to out: inout OutputBuffer) {
         out.append(repeating: UInt8(ascii: " "), count: width - text.utf8CodeUnitCount)

@@ -39,18 +39,10 @@ public enum SatellitesView {
                 i += 1
                 if s.identity.constellation != constellation { continue }
                 RenderFormat.rightAligned(Int64(s.identity.prn), width: 7, to: &out)
-                if let e = s.elevationDegrees { RenderFormat.rightAligned(Int64(e), width: 7, to: &out) } else {
-                    RenderFormat.rightAligned("-", width: 7, to: &out)
-                }
-                if let a = s.azimuthDegrees { RenderFormat.rightAligned(Int64(a), width: 7, to: &out) } else {
-                    RenderFormat.rightAligned("-", width: 7, to: &out)
-                }
-                if let snr = s.snr { RenderFormat.rightAligned(Int64(snr), width: 11, to: &out) } else {
-                    RenderFormat.rightAligned("-", width: 11, to: &out)
-                }
-                if let sig = s.signalID { RenderFormat.rightAligned(Int64(sig), width: 5, to: &out) } else {
-                    RenderFormat.rightAligned("-", width: 5, to: &out)
-                }
+                RenderFormat.rightAligned(s.elevationDegrees.map { Int64($0) }, width: 7, to: &out)
+                RenderFormat.rightAligned(s.azimuthDegrees.map { Int64($0) }, width: 7, to: &out)
+                RenderFormat.rightAligned(s.snr.map { Int64($0) }, width: 11, to: &out)
+                RenderFormat.rightAligned(s.signalID.map { Int64($0) }, width: 5, to: &out)
                 out.append(s.used ? "   yes\n" : "     -\n")
             }
         }
