@@ -27,8 +27,8 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
     case tooManyLines(capacity: Int)
     /// The kernel refused the flags (bias flags need Linux ≥ 5.5; some chips cannot pull).
     case configurationRejected(offset: UInt32, bias: GPIOBias, errno: Int32)
-    /// The kernel lacks the GPIO character-device uAPI v1 that libgpiod 1.x speaks.
-    case characterDeviceV1Missing(chip: String)
+    /// The kernel lacks the GPIO character-device uAPI version (1 or 2) this build's libgpiod speaks.
+    case characterDeviceMissing(chip: String, uapiVersion: Int)
     /// Requesting the line failed for another reason.
     case requestFailed(offset: UInt32, errno: Int32)
     /// `setOutput` on a line that was requested as an input (or the reverse for events).
@@ -65,9 +65,7 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
             return "line \(offset) does not exist on \(chip), which has lines 0...\(lineCount - 1): "
                 + "use the BCM GPIO number as the offset on the header chip"
         case .lineBusy(let offset, let consumer, let chip):
-            let who = consumer.map { "consumer \"\($0)\"" } ?? "another consumer"
-            return "line \(offset) on \(chip) is in use by \(who): free it (stop the other program, or remove "
-                + "the dtoverlay that claims the pin, e.g. pps-gpio) or choose another line"
+            return "line \(offset) on \(chip) is in use by " + Self.holderHint(consumer) + ", or choose another line"
         case .lineAlreadyRequested(let offset):
             return "line \(offset) is configured twice: give each button, LED and PPS input its own line"
         case .tooManyLines(let capacity):
@@ -77,9 +75,12 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
             return "the kernel rejected the configuration of line \(offset) with bias \(bias.name) "
                 + "(\(errnoText(code))): bias needs Linux 5.5 or later; set the bias to as-is and fit an "
                 + "external resistor"
-        case .characterDeviceV1Missing(let chip):
-            return "\(chip) does not offer the GPIO uAPI v1 that libgpiod 1.x uses: build the kernel with "
-                + "CONFIG_GPIO_CDEV_V1=y"
+        case .characterDeviceMissing(let chip, let version):
+            return version < 2
+                ? "\(chip) does not offer the GPIO uAPI v1 that libgpiod 1.x uses: build the kernel with "
+                    + "CONFIG_GPIO_CDEV_V1=y, or build puckd against libgpiod 2 (Linux 5.10 or later)"
+                : "\(chip) does not offer the GPIO uAPI v2 that libgpiod 2.x uses: it needs Linux 5.10 or later "
+                    + "with CONFIG_GPIO_CDEV=y, or build puckd against libgpiod 1.6 (uAPI v1)"
         case .requestFailed(let offset, let code):
             return "requesting line \(offset) failed: \(errnoText(code))"
         case .wrongDirection(let offset, let expectedOutput):
@@ -90,6 +91,26 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
             return "\(operation) on line \(offset) failed: \(errnoText(code)); the GPIO chip may have gone away"
         case .closed:
             return "the GPIO controller is closed"
+        }
+    }
+}
+
+extension GPIOError {
+    /// Who usually holds a busy line and how to free it, from the consumer name the kernel reports.
+    static func holderHint(_ consumer: String?) -> String {
+        switch consumer {
+        case "puckd":
+            return "consumer \"puckd\": puckd is already running, usually as the service (sudo systemctl stop "
+                + "puckd, or run the check while it is stopped)"
+        case let name? where name.hasPrefix("pps"):
+            return "consumer \"\(name)\", the kernel's PPS driver (dtoverlay=pps-gpio in config.txt): read it "
+                + "as [pps] device = /dev/pps0, or remove the overlay"
+        case let name?:
+            return "consumer \"\(name)\": stop that program (gpioinfo lists the lines in use), or remove the "
+                + "dtoverlay that claims the pin"
+        case nil:
+            return "another consumer (no name): stop the other program (puckd.service is the usual one: sudo "
+                + "systemctl stop puckd), or remove the dtoverlay that claims the pin"
         }
     }
 }

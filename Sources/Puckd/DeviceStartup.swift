@@ -109,8 +109,10 @@ extension Device {
         }
         if let gpio {
             var text = "gpio: " + gpio.chipDescription
-            if let b = c.gpio.button, buttons != nil {
-                text += ", button \(b) (active-" + (c.buttonActiveLowText) + ", " + c.gpio.buttonBias.name.description + ")"
+            if let library = gpio.libraryDescription { text += " through " + library }
+            if let b = c.gpio.button, let buttons {
+                text += ", button \(b) (active-" + (c.buttonActiveLowText) + ", " + c.gpio.buttonBias.name.description
+                    + ", " + buttons.debounceDescription + ")"
                 if let b2 = c.gpio.button2 { text += ", button2 \(b2)" }
             }
             if leds != nil {
