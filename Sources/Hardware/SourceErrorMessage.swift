@@ -40,18 +40,21 @@ extension SourceError {
                 text(": check the path of the NMEA log to replay.")
             }
         case .permissionDenied:
-            text("permission denied opening "); subjectText(); errnoText()
             switch origin {
             case .serial:
+                text("permission denied opening "); subjectText(); errnoText()
                 text(": add the service user to group dialout (sudo usermod -aG dialout USER, then log in again) or install puckd's udev rules from udev/.")
             case .tcp, .gpsd:
-                text(": a firewall or sandbox forbids this connection; allow outgoing TCP to it (RestrictAddressFamilies=AF_INET AF_INET6 in the systemd unit).")
+                // What blocks it under puckd.service: its IP firewall lets only localhost through.
+                text("permission denied connecting to "); subjectText(); errnoText()
+                text(": the puckd.service unit allows only localhost (IPAddressDeny=any, IPAddressAllow=localhost); allow the receiver's address with a drop-in (sudo systemctl edit puckd: [Service] IPAddressAllow=192.168.1.0/24, then sudo systemctl restart puckd), or check a firewall on this machine.")
             default:
+                text("permission denied opening "); subjectText(); errnoText()
                 text(": make the file readable by this user (chmod a+r) or run puckd as its owner.")
             }
         case .busy:
             subjectText(); text(" is busy"); errnoText()
-            text(": another program (often gpsd) holds it exclusively; stop it (sudo systemctl stop gpsd.socket gpsd) or read through it with gpsd://localhost.")
+            text(": another program holds it exclusively, usually puckd itself running as the service (sudo systemctl stop puckd), else gpsd (sudo systemctl stop gpsd.socket gpsd, or read through it with gpsd://localhost).")
         case .notATerminal:
             subjectText(); text(" is not a serial device"); errnoText()
             text(": give a tty such as /dev/ttyUSB0 or /dev/ttyAMA0, or file:"); subjectText(); text(" to replay it as a recorded log.")

@@ -177,7 +177,7 @@ extension Device {
         if degradations.isEmpty {
             output.text("degraded: nothing")
         } else {
-            for line in degradations { output.text("degraded: " + line) }
+            for line in degradations { output.text("degraded: " + line, priority: .warning) }
         }
         startupReport = []
     }

@@ -28,10 +28,22 @@ import Testing
         #expect(SourceError.fromErrno(EPERM, origin: .serial, subject: "x").kind == .permissionDenied)
     }
 
+    /// Under puckd.service a connect to anything but localhost fails with EPERM (the unit's IP firewall):
+    /// the message names those settings and the drop-in that widens them.
+    @Test func networkPermissionNamesTheUnitsIPFirewall() {
+        for origin in [SourceOrigin.tcp, .gpsd] {
+            let error = SourceError.fromErrno(EPERM, origin: origin, subject: "192.168.1.20:10110")
+            #expect(error.kind == .permissionDenied)
+            #expect(error.message.hasPrefix("permission denied connecting to 192.168.1.20:10110 (EPERM): "))
+            #expect(error.message.contains("IPAddressDeny=any, IPAddressAllow=localhost")
+                && error.message.contains("sudo systemctl edit puckd: [Service] IPAddressAllow="))
+        }
+    }
+
     @Test func busyPointsAtGpsd() {
         let error = SourceError.fromErrno(EBUSY, origin: .serial, subject: "/dev/ttyAMA0")
         #expect(error.kind == .busy)
-        #expect(error.message == "/dev/ttyAMA0 is busy (EBUSY): another program (often gpsd) holds it exclusively; stop it (sudo systemctl stop gpsd.socket gpsd) or read through it with gpsd://localhost.")
+        #expect(error.message == "/dev/ttyAMA0 is busy (EBUSY): another program holds it exclusively, usually puckd itself running as the service (sudo systemctl stop puckd), else gpsd (sudo systemctl stop gpsd.socket gpsd, or read through it with gpsd://localhost).")
     }
 
     @Test func missingDeviceSuggestsPuckdPorts() {
