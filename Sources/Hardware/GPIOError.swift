@@ -56,7 +56,8 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
                 + "then log in again); the rules in udev/ give that group access to /dev/gpiochip*"
         case .chipMissing(let path):
             return "\(path) does not exist: check the chip in the board profile (`puckd gpio chips` lists "
-                + "the chips; on a Pi 5 with a kernel before 6.6.45 the header is gpiochip4)"
+                + "the chips; chip numbers change between kernels, e.g. the Pi 5 header chip has been gpiochip4, gpiochip0 and one of gpiochip11–15: "
+                + "give the label, pinctrl-rp1 on a Pi 5, pinctrl-bcm2711 on a Pi 4)"
         case .notAChip(let path):
             return "\(path) is not a GPIO chip device: give a /dev/gpiochipN path, a chip name or a chip label"
         case .openFailed(let path, let code):
