@@ -19,7 +19,7 @@ DEVICE_FLAGS := $(DEVICE_LINK) --scratch-path .build/device
 PUCKD        := .build/device/release/puckd
 # libgpiod of the other API (v2 on Debian 12, v1 on Debian 13), fetched as Debian packages into
 # .build/libgpiod-other by scripts/libgpiod-other (nothing installed); builds against it use their own
-# scratch paths and find it through PKG_CONFIG_PATH.
+# scratch paths, find it through PKG_CONFIG_PATH and link its libgpiod.a (no run-time path needed).
 OTHER_GPIOD  := $(CURDIR)/.build/libgpiod-other
 OTHER_ENV    := PKG_CONFIG_PATH=$(OTHER_GPIOD)/pkgconfig
 PUCKD_OTHER  := .build/device-other/release/puckd
@@ -72,8 +72,7 @@ test: deps-test build
 	    "both device binaries; C targets for aarch64"
 
 test-other: build-other
-	$(OTHER_ENV) $(SWIFT) build --build-tests --scratch-path .build/gpiod-other \
-	    -Xlinker -rpath -Xlinker "$$(cat $(OTHER_GPIOD)/libdir)"
+	$(OTHER_ENV) $(SWIFT) build --build-tests --scratch-path .build/gpiod-other
 	$(OTHER_TEST_ENV) $(SWIFT) test --skip-build --scratch-path .build/gpiod-other --filter '^(HardwareTests|PuckdTests)\.'
 
 bench: deps-bench

@@ -208,7 +208,10 @@ public final class LibgpiodGPIOController: GPIOController {
 
     /// What the kernel reported for a line requested with debounce (microseconds, -1 when unreadable).
     static func debounceStatus(kernelMicroseconds: Int64) -> GPIODebounceStatus {
-        if kernelMicroseconds > 0 { return .kernel(periodNanoseconds: kernelMicroseconds * 1000) }
+        if kernelMicroseconds > 0 {
+            let (nanoseconds, overflow) = kernelMicroseconds.multipliedReportingOverflow(by: 1000)
+            return .kernel(periodNanoseconds: overflow ? .max : nanoseconds)
+        }
         if kernelMicroseconds < 0 { return .unavailable(reason: "the kernel's debounce could not be read back") }
         return .unavailable(reason: "the kernel accepted but does not apply it on this line")
     }
