@@ -36,10 +36,15 @@ stats_counters() {
 report_has() { grep -qE -- "$1" "$(hil_app_errlog deb)"; }
 
 hil_gpio_setup pinctrl-bcm2711 58 17:BUTTON:active-low 22:LED_FIX 23:LED_MODE 24:LED_FAULT
+# The wire alone pulls line 17 down: only the pull-up bias puckd requests (gpio.button_bias) makes it
+# idle high, and gpio-sim shows the request in the line's `pull`.
+hil_gpio_pull BUTTON down
 mkdir -p "$HIL_RUN_DIR/state"
 hil_app_start --stderr-apart deb "$PUCKD" run --board hil --console stdio --set imu.chip=none \
     --set gpio.debounce_ms=400 --set gpio.long_press_ms=3000 --set state.directory="$HIL_RUN_DIR/state"
 check "puckd holds the button line 17" wait_for 60 hil_gpio_requested BUTTON puckd
+check_eq "puckd's pull-up bias request reached the line (gpio-sim pull)" pull-up "$(cat "$(hil_gpio_attr BUTTON pull)")"
+check_eq "... so the idle button reads high" 1 "$(hil_gpio_value BUTTON)"
 if [ "$api" = 2 ]; then
     check "report: the kernel debounces the button (uAPI v2, read back from the line's info)" \
         wait_for 20 report_has '^puckd: gpio: .* through libgpiod [0-9.]+ \(GPIO uAPI v2\), button 17 \(active-low, pull-up, kernel debounce 400 ms\)'
