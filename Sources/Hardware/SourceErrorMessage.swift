@@ -85,6 +85,9 @@ extension SourceError {
         case .hostNotFound:
             text("cannot resolve the host of "); subjectText()
             text(": check the spelling, /etc/hosts and DNS, or give an IP address; puckd retries with backoff.")
+            if subject.hasSuffixBeforePort(".local") {
+                text(" (puckd's static binary resolves no .local mDNS names: put the name into /etc/hosts.)")
+            }
         case .connectTimedOut:
             text("no answer from "); subjectText(); text(" within "); seconds(detail); text(" s")
             text(": check that the host is up and that no firewall drops the port; puckd retries with backoff.")
@@ -100,6 +103,29 @@ extension SourceError {
             } else {
                 text(": unexpected I/O error; check the file and the storage it is on.")
             }
+        }
+    }
+}
+
+extension String {
+    /// True when the host part of "HOST:PORT" (or the whole string) ends with `suffix`, ASCII case
+    /// insensitive; compares bytes in place (no allocation).
+    func hasSuffixBeforePort(_ suffix: StaticString) -> Bool {
+        var copy = self
+        return copy.withUTF8 { bytes in
+            var end = bytes.count
+            var i = bytes.count - 1
+            while i >= 0 && bytes[i] >= 48 && bytes[i] <= 57 { i -= 1 }     // the port's digits
+            if i >= 0 && i < bytes.count - 1 && bytes[i] == UInt8(ascii: ":") { end = i }
+            let n = suffix.utf8CodeUnitCount
+            guard end >= n else { return false }
+            var k = 0
+            while k < n {
+                let a = bytes[end - n + k] | 0x20, b = suffix.utf8Start[k] | 0x20
+                if a != b { return false }
+                k += 1
+            }
+            return true
         }
     }
 }

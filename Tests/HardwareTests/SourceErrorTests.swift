@@ -40,6 +40,16 @@ import Testing
         }
     }
 
+    /// A .local name needs mDNS, which the static binary never loads (README): the message says so.
+    @Test func unresolvedLocalNamesPointAtEtcHosts() {
+        let local = SourceError(.hostNotFound, origin: .tcp, subject: "phone.local:10110", detail: Int64(EAI_NONAME))
+        #expect(local.message.hasSuffix("(puckd's static binary resolves no .local mDNS names: put the name into /etc/hosts.)"))
+        #expect(SourceError(.hostNotFound, origin: .gpsd, subject: "PI.LOCAL:2947").message.contains(".local mDNS"))
+        for subject in ["gpshost:10110", "local:1", "phone.localnet:10110", "phone.local.example:1"] {
+            #expect(!SourceError(.hostNotFound, origin: .tcp, subject: subject).message.contains("mDNS"), "\(subject)")
+        }
+    }
+
     @Test func busyPointsAtGpsd() {
         let error = SourceError.fromErrno(EBUSY, origin: .serial, subject: "/dev/ttyAMA0")
         #expect(error.kind == .busy)
