@@ -22,8 +22,16 @@ public enum TrackingJSON {
     public static func appendEventLine(_ e: TimedTrackingEvent, to out: inout OutputBuffer) {
         out.append("{\"timeNanoseconds\":")
         out.append(int: e.timeNanoseconds)
-        out.append(",\"event\":\"")
-        switch e.event {
+        out.append(UInt8(ascii: ","))
+        appendEventFields(e.event, to: &out)
+        out.append("}\n")
+    }
+
+    /// The fields of an event without braces: `"event":"name"` and the event's own fields
+    /// (`mode`, `animated`, `status`, `accuracy`, `reason`, `token`, `success`, viewport status).
+    public static func appendEventFields(_ event: TrackingEvent, to out: inout OutputBuffer) {
+        out.append("\"event\":\"")
+        switch event {
         case .willStartLocatingUser: out.append("willStartLocatingUser\"")
         case .didStopLocatingUser: out.append("didStopLocatingUser\"")
         case .didUpdateUserLocation: out.append("didUpdateUserLocation\"")
@@ -43,7 +51,6 @@ public enum TrackingJSON {
             appendViewportStatus(status, to: &out)
             out.append(",\"reason\":\""); out.append(TrackingNames.name(reason)); out.append("\"")
         }
-        out.append("}\n")
     }
 
     /// The puck object.

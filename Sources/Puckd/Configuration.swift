@@ -143,8 +143,7 @@ public struct GPIOSettings: Sendable, Equatable {
     /// 0 disables long presses.
     public var longPressMilliseconds = 1000
     public var actions = ButtonActionMap()
-    public var modeCycle: [ModeCycleEntry] = [.mode(.none), .mode(.follow), .mode(.followWithCourse),
-                                              .mode(.followWithHeading)]
+    public var modeCycle: [ModeCycleEntry] = TrackingMode.defaultButtonCycle.map { .mode($0) }
     public var ledFix: Int? = 22
     public var ledMode: Int? = 23
     public var ledFault: Int? = 24

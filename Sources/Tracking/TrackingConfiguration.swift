@@ -59,6 +59,11 @@ public struct TrackingConfiguration: Sendable, Equatable {
     public var gpsBearingMaxAgeSeconds: Double = 3
     /// Accuracy assumed for GPS true heading and course (no accuracy in NMEA), degrees, 0...180 (**10**).
     public var assumedGPSBearingAccuracyDegrees: Double = 10
+    /// Q17: heading modes (followWithHeading, compassNavigation), the heading arrow and fan, and the
+    /// follow-puck bearing `.heading` fall back to the GNSS course when no heading (IMU, GNSS true
+    /// heading) is valid: **true**, what a vehicle wants. False is SDK-strict: MapLibre and Mapbox turn
+    /// the map only on a compass heading and otherwise leave the bearing alone (tracking.md 4.7).
+    public var headingFallsBackToCourse: Bool = true
     /// Q6: what the puck arrow shows when its bearing becomes unavailable.
     public var puckBearingWhenUnavailable: PuckBearingFallback = .keepLast
 

@@ -21,6 +21,10 @@ public enum TrackingMode: UInt8, Sendable, Equatable, CaseIterable {
     case navigation
     case compassNavigation
 
+    /// MapLibre's four modes in `MLNUserTrackingMode` order: the cycle a mode button steps through by
+    /// default (the device's `[gpio] mode_cycle`, a scenario's `mode next`).
+    public static let defaultButtonCycle: [TrackingMode] = [.none, .follow, .followWithCourse, .followWithHeading]
+
     /// The MapLibre behaviour family of the mode.
     public var behavior: TrackingBehavior {
         switch self {
