@@ -21,6 +21,36 @@ public enum ViewportStatus: Sendable, Equatable {
     case transition(ViewportTransitionKind, to: ViewportStateKind)
 }
 
+/// What last turned the camera (the source of its bearing), for the status view (tracking.md 1.5, 4.7).
+public enum CameraBearingSource: UInt8, Sendable, Equatable {
+    /// Not turned since start.
+    case none
+    /// Heading modes / follow-puck `.heading`: the IMU heading.
+    case imuHeading
+    /// Heading modes / follow-puck `.heading`: a GNSS true heading (HDT/THS, dual antenna).
+    case gpsTrueHeading
+    /// Course modes, follow-puck `.course`, or the heading fallback: the GNSS course.
+    case gpsCourse
+    /// followWithCourse with a target: the azimuth from the user to the target.
+    case targetAzimuth
+    /// A fixed bearing: a programmatic camera change, a viewport constant, the overview's bearing.
+    case command
+    /// A rotate gesture.
+    case gesture
+    /// Back to north: snap-to-north after a gesture, or the unrotate below the rotation zoom.
+    case north
+
+    /// The camera source for a bearing the fallback rule selected.
+    init(_ source: BearingSource) {
+        switch source {
+        case .none: self = .none
+        case .imuHeading: self = .imuHeading
+        case .gpsTrueHeading: self = .gpsTrueHeading
+        case .gpsCourse: self = .gpsCourse
+        }
+    }
+}
+
 /// The camera the map shows, evaluated at one tick.
 ///
 /// Zoom uses 512-pt tiles; bearing is degrees clockwise from true north (the direction at the top of
@@ -33,7 +63,10 @@ public struct CameraState: Sendable, Equatable {
     public var zoom: Double
     /// Map rotation, degrees clockwise from true north, 0..<360.
     public var bearingDegrees: Double
-    /// Camera tilt, degrees, 0...maximumPitch (further limited by asymmetric padding, spec 5.7).
+    /// What last turned the map to `bearingDegrees`.
+    public var bearingSource: CameraBearingSource
+    /// Camera tilt, degrees, 0...maximumPitch (jumps and eases further limited by asymmetric padding,
+    /// tracking.md 5.7).
     public var pitchDegrees: Double
     /// Camera padding, points (may be negative: MapLibre's anchor conversion, spec 5.3).
     public var padding: EdgeInsets

@@ -44,9 +44,9 @@ public struct PuckStyleProperties: Sendable, Equatable {
     public var approximateHaloBorderColor: RGBAColor = .black
     /// Approximate circle border width, points (MLN style default **2.0**; 1 pt below zoom 7, spec 8.7).
     public var approximateHaloBorderWidthPoints: Double = 2.0
-    /// Approximate circle opacity 0...1: **0.15**, the style object's default (spec 8.8). MapLibre's
-    /// no-delegate path uses 0.25 (spec Q3); choose it here if wanted.
-    public var approximateHaloOpacity: Double = 0.15
+    /// Approximate circle opacity 0...1: **0.25**, MapLibre's value with no style override (tracking.md
+    /// 8.7, Q3); a MapLibre style object starts at 0.15 (tracking.md 8.8).
+    public var approximateHaloOpacity: Double = 0.25
     /// Diameter of the dot's white disc, points (MapLibre **22**, spec 8.2).
     public var dotDiameterPoints: Double = 22
     /// Diameter of the course puck disc, points (MapLibre **45**, spec 8.6).

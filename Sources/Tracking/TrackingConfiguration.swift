@@ -64,6 +64,10 @@ public struct TrackingConfiguration: Sendable, Equatable {
     /// heading) is valid: **true**, what a vehicle wants. False is SDK-strict: MapLibre and Mapbox turn
     /// the map only on a compass heading and otherwise leave the bearing alone (tracking.md 4.7).
     public var headingFallsBackToCourse: Bool = true
+    /// Q21: a fix reporting exactly 0 m horizontal accuracy is ignored (counted in `rejectedFixCount` and
+    /// `zeroAccuracyFixCount`), as MapLibre does (**true**). False keeps its position with the accuracy
+    /// unknown, for a receiver that writes 0.0 where it has no estimate (tracking.md 1.4).
+    public var ignoresZeroAccuracyFixes: Bool = true
     /// Q6: what the puck arrow shows when its bearing becomes unavailable.
     public var puckBearingWhenUnavailable: PuckBearingFallback = .keepLast
 

@@ -91,6 +91,8 @@ extension TrackingCore {
         hadPosition = false
         puckMotion.reset()
         puckBearing.reset()
+        viewportCourse.reset()
+        viewportHeading.reset()
         selector.reset()
         selection = nil
         track.removeAll()

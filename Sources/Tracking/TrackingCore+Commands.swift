@@ -36,8 +36,9 @@ extension TrackingCore {
             if old.behavior == .none { trackingState = animated ? .possible : .changed }
             setShowsUserLocationInternal(true, at: now)
             if values.zoom < currentMinimumZoom {
-                animateCamera(zoom: currentMinimumZoom, durationNanoseconds: 300_000_000, curve: .ease,
-                              path: .straight, purpose: .zoomFloor, token: 0, at: now)
+                // `setZoomLevel:animated:YES`: 0.3 s on mbgl's default curve (tracking.md 3.9).
+                animateCamera(zoom: currentMinimumZoom, durationNanoseconds: 300_000_000, curve: .easeOut,
+                              path: .flyLinearZoom, purpose: .zoomFloor, token: 0, at: now)
             }
         }
         if newMode.isTracking, let location = userLocation {
@@ -67,6 +68,8 @@ extension TrackingCore {
             if authorizationStatus == .denied { return }
             showsUserLocation = true
             emit(.willStartLocatingUser, at: now)
+            // ArcGIS: the first location update after the display starts zooms to initialZoomScale (tracking.md 11.5).
+            if mode.isArcGIS && mode.isTracking { arcGISInitialZoomPending = true }
             puckEpochNanoseconds = nil
             // A known location is shown at once (the next fix animates from it).
             if let l = latest {
@@ -164,9 +167,11 @@ extension TrackingCore {
     }
 
     /// A programmatic camera change (MapLibre `setCamera`/`setCenterCoordinate`/`setZoomLevel`/
-    /// `setDirection`, spec §6): a centre ends tracking (→ none); a bearing drops heading/course to
-    /// follow; zoom and pitch keep the mode. ArcGIS modes turn off on any change; the Mapbox viewport
-    /// goes idle. Duration 0 jumps; otherwise eases (mbgl default curve).
+    /// `setDirection`, tracking.md 6): a centre ends tracking (→ none); a bearing drops heading/course
+    /// to follow; zoom and pitch keep the mode. ArcGIS modes turn off on any change; the Mapbox viewport
+    /// goes idle. Duration 0 jumps. Otherwise it eases on Core Animation's default curve
+    /// (0.25, 0.1, 0.25, 1), except a zoom-only or bearing-only change (`setZoomLevel`, `setDirection`),
+    /// which mbgl eases on its own default (0, 0, 0.25, 1) (tracking.md 3.9).
     @discardableResult
     public mutating func setCamera(_ options: CameraOptions, durationSeconds: Double, atNanoseconds time: Int64) -> CompletionToken {
         let now = advance(to: time)
@@ -180,9 +185,14 @@ extension TrackingCore {
             changeMode(to: .follow, animated: false, token: 0, at: now)
         }
         let duration = durationSeconds.isFinite && durationSeconds > 0 ? Self.nanoseconds(durationSeconds) : 0
+        let zoomOnly = options.center == nil && options.bearingDegrees == nil && options.pitchDegrees == nil
+            && options.padding == nil
+        let bearingOnly = options.center == nil && options.zoom == nil && options.pitchDegrees == nil
+            && options.padding == nil
         animateCamera(center: options.center.map { WebMercator.project($0) }, zoom: options.zoom,
                       bearingDegrees: options.bearingDegrees, pitchDegrees: options.pitchDegrees,
-                      padding: options.padding, durationNanoseconds: duration, curve: .easeOut,
+                      padding: options.padding, durationNanoseconds: duration,
+                      curve: zoomOnly || bearingOnly ? .easeOut : .ease,
                       path: duration > 0 ? .flyLinearZoom : .straight, purpose: .command, token: token, at: now)
         return CompletionToken(rawValue: token)
     }

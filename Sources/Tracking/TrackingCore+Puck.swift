@@ -31,9 +31,10 @@ extension TrackingCore {
         return .dot
     }
 
-    /// Accuracy ring diameter for an accuracy at a latitude and zoom: 2·accuracy / metres-per-point.
+    /// Accuracy ring diameter for an accuracy at a latitude and zoom, whole points:
+    /// round(2·accuracy / metres-per-point) (MapLibre `calculateAccuracyRingSize`, tracking.md 8.3).
     public static func accuracyRingDiameterPoints(accuracyMeters: Double, latitudeDegrees: Double, zoom: Double) -> Double {
-        2 * accuracyMeters / WebMercator.metersPerPoint(latitudeDegrees: latitudeDegrees, zoom: zoom)
+        (2 * accuracyMeters / WebMercator.metersPerPoint(latitudeDegrees: latitudeDegrees, zoom: zoom)).rounded()
     }
 
     /// Heading fan width for a heading accuracy (spec 8.5).
@@ -123,7 +124,7 @@ extension TrackingCore {
                 let d = Self.accuracyRingDiameterPoints(accuracyMeters: a, latitudeDegrees: coordinate.latitudeDegrees, zoom: zoom)
                 p.accuracyRingDiameterPoints = d
                 p.accuracyRingVisible = configuration.showsAccuracyRing && !p.isStale
-                    && d.rounded() > properties.dotDiameterPoints + Self.accuracyRingMarginPoints
+                    && d > properties.dotDiameterPoints + Self.accuracyRingMarginPoints
             }
             let haloAllowed: Bool
             switch configuration.haloGating {

@@ -38,6 +38,8 @@ public struct TrackingCore: Sendable {
     public internal(set) var timeRegressionCount: UInt64 = 0
     /// Fixes without a usable position (no fix, invalid coordinate, (0,0), or authorization denied).
     public internal(set) var rejectedFixCount: UInt64 = 0
+    /// Fixes ignored because they reported 0 m horizontal accuracy (also in `rejectedFixCount`; Q21).
+    public internal(set) var zeroAccuracyFixCount: UInt64 = 0
     /// Heading samples ignored because a pan gesture was in its Began state.
     public internal(set) var ignoredHeadingCount: UInt64 = 0
 
@@ -84,7 +86,17 @@ public struct TrackingCore: Sendable {
     // Camera.
     var values: CameraValues
     var animator = CameraAnimator()
-    /// Cache of the padding-dependent pitch limit (spec 5.7) for `pitchLimitPadding` / `pitchLimitSize`.
+    /// What last turned the camera.
+    var cameraBearingSource: CameraBearingSource = .none
+    /// MapLibre's delayed north checks (`dispatch_after`): the unrotate 0.1 s after a tracking update
+    /// and the gesture check 0.3 s after a tap zoom (tracking.md 3.5, 3.7); nil when none is due.
+    var pendingResetNorthNanoseconds: Int64? = nil
+    var pendingGestureNorthCheckNanoseconds: Int64? = nil
+    /// Mapbox's interpolated puck bearings for the follow-puck viewport (tracking.md 10.7): the course
+    /// eased over 1.1 s with the location, the heading over 0.3 s; nil when missing.
+    var viewportCourse = BearingMotion()
+    var viewportHeading = BearingMotion()
+    /// Cache of the padding-dependent pitch limit (tracking.md 5.7) for `pitchLimitPadding` / `pitchLimitSize`.
     var pitchLimitPadding = EdgeInsets(topPoints: .nan)
     var pitchLimitSize = ScreenSize(widthPoints: 0, heightPoints: 0)
     var pitchLimitDegrees = 0.0
@@ -94,6 +106,9 @@ public struct TrackingCore: Sendable {
     var viewportTarget: ViewportTarget? = nil
     var viewportTransitionKind: ViewportTransitionKind = .default
     var transitionGroup: UInt32 = 0
+    /// The properties the running default transition animates (bits: centre 1, zoom 2, bearing 4,
+    /// pitch 8, padding 16).
+    var transitionChannels: UInt8 = 0
     var transitionToken: UInt32 = 0
     var transitionPending = false
     var overviewRefitGroup: UInt32 = 0
@@ -137,7 +152,7 @@ public struct TrackingCore: Sendable {
                          shadowOffsetPoints: 0, shadowRadiusPoints: 0, isStale: configuration.staleStateEnabled,
                          isReducedAccuracy: false, properties: configuration.style, timeNanoseconds: 0)
         camera = CameraState(center: center, zoom: configuration.initialZoom,
-                             bearingDegrees: values.bearingDegrees, pitchDegrees: values.pitchDegrees,
+                             bearingDegrees: values.bearingDegrees, bearingSource: .none, pitchDegrees: values.pitchDegrees,
                              padding: .zero, anchor: CameraGeometry.anchor(padding: .zero, size: viewSize),
                              metersPerPoint: WebMercator.metersPerPoint(latitudeDegrees: center.latitudeDegrees,
                                                                         zoom: configuration.initialZoom),

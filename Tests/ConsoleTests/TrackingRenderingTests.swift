@@ -55,7 +55,7 @@ struct TrackingRenderingTests {
         #expect(values[2] == "fan 60.0")
         #expect(values[3] == "15.0 45.0")
         #expect(values[4] == "followWithHeading changed idle")
-        #expect(values[5] == "0.15")
+        #expect(values[5] == "0.25")
         #expect(values[6].contains("'didChangeTrackingMode'") && values[6].contains("'willStartLocatingUser'"))
     }
 
