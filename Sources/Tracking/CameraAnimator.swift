@@ -22,8 +22,8 @@ enum AnimationPurpose: UInt8, Sendable {
     case contentInset
 }
 
-/// A camera property that animates on its own (mbgl `Transform` per-property animations, spec 3.4;
-/// Mapbox per-property transition animators, spec 10.9).
+/// A camera property that animates on its own (mbgl `Transform` per-property animations, tracking.md 3.4;
+/// Mapbox per-property transition animators, tracking.md 10.9).
 enum CameraChannelKind: Int, Sendable {
     case center = 0, zoom, bearing, pitch, padding
 }

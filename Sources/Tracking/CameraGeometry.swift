@@ -2,9 +2,9 @@ import Glibc
 
 /// Screen ↔ ground maths of the mbgl camera: perspective camera 1.5 × view height from the centre
 /// (vertical field of view 2·atan(1/3)), tilted by the pitch, principal point at the padded centre
-/// (mbgl `TransformState` with its centre-offset frustum shift, spec 5.3, 12.6).
+/// (mbgl `TransformState` with its centre-offset frustum shift, tracking.md 5.3, 12.6).
 enum CameraGeometry {
-    /// Screen point of the camera centre: view centre + ½(left − right), ½(top − bottom) (spec 5.3).
+    /// Screen point of the camera centre: view centre + ½(left − right), ½(top − bottom) (tracking.md 5.3).
     static func anchor(padding: EdgeInsets, size: ScreenSize) -> ScreenPoint {
         ScreenPoint(xPoints: size.widthPoints / 2 + (padding.leftPoints - padding.rightPoints) / 2,
                     yPoints: size.heightPoints / 2 + (padding.topPoints - padding.bottomPoints) / 2)
@@ -69,7 +69,7 @@ enum CameraGeometry {
     }
 
     /// The centre that keeps world point `point` under screen point `screen` at the camera's zoom,
-    /// bearing, pitch and padding (used for gestures anchored at a point, spec 5.6).
+    /// bearing, pitch and padding (used for gestures anchored at a point, tracking.md 5.6).
     static func center(keeping point: MercatorPoint, at screen: ScreenPoint, camera: CameraValues,
                        size: ScreenSize) -> MercatorPoint? {
         var probe = camera

@@ -1,4 +1,4 @@
-/// The viewport states of Mapbox's viewport API (spec 10.7, 10.8).
+/// The viewport states of Mapbox's viewport API (tracking.md 10.7, 10.8).
 public enum ViewportStateKind: UInt8, Sendable, Equatable {
     /// Follow the puck (`FollowPuckViewportState`).
     case followPuck
@@ -6,7 +6,7 @@ public enum ViewportStateKind: UInt8, Sendable, Equatable {
     case overview
 }
 
-/// The transition kinds of Mapbox's viewport API (spec 10.9, 10.10).
+/// The transition kinds of Mapbox's viewport API (tracking.md 10.9, 10.10).
 public enum ViewportTransitionKind: UInt8, Sendable, Equatable {
     /// `DefaultViewportTransition`: per-property durations and delays, easeInOut, capped.
     case `default`
@@ -14,7 +14,7 @@ public enum ViewportTransitionKind: UInt8, Sendable, Equatable {
     case immediate
 }
 
-/// Mapbox `ViewportStatus` (spec 10.11): idle, a state, or a transition to a state.
+/// Mapbox `ViewportStatus` (tracking.md 10.11): idle, a state, or a transition to a state.
 public enum ViewportStatus: Sendable, Equatable {
     case idle
     case state(ViewportStateKind)
@@ -55,7 +55,7 @@ public enum CameraBearingSource: UInt8, Sendable, Equatable {
 ///
 /// Zoom uses 512-pt tiles; bearing is degrees clockwise from true north (the direction at the top of
 /// the screen); pitch is degrees from looking straight down. The `center` coordinate is drawn at
-/// `anchor`, the centre of the view inset by `padding` (spec 5.3).
+/// `anchor`, the centre of the view inset by `padding` (tracking.md 5.3).
 public struct CameraState: Sendable, Equatable {
     /// Coordinate at the anchor point.
     public var center: GeoCoordinate
@@ -68,7 +68,7 @@ public struct CameraState: Sendable, Equatable {
     /// Camera tilt, degrees, 0...maximumPitch (jumps and eases further limited by asymmetric padding,
     /// tracking.md 5.7).
     public var pitchDegrees: Double
-    /// Camera padding, points (may be negative: MapLibre's anchor conversion, spec 5.3).
+    /// Camera padding, points (may be negative: MapLibre's anchor conversion, tracking.md 5.3).
     public var padding: EdgeInsets
     /// Screen point of `center`: view centre shifted by ½(left − right), ½(top − bottom).
     public var anchor: ScreenPoint
@@ -76,7 +76,7 @@ public struct CameraState: Sendable, Equatable {
     public var metersPerPoint: Double
     /// MapLibre/ArcGIS tracking mode.
     public var trackingMode: TrackingMode
-    /// MapLibre tracking sub-state (spec 2.5).
+    /// MapLibre tracking sub-state (tracking.md 2.5).
     public var trackingState: TrackingState
     /// Mapbox viewport status.
     public var viewportStatus: ViewportStatus

@@ -1,8 +1,8 @@
 extension TrackingCore {
-    /// MapLibre's purpose key for temporary full accuracy (spec 7.4).
+    /// MapLibre's purpose key for temporary full accuracy (tracking.md 7.4).
     public static let mapLibreAccuracyPurposeKey = "MLNAccuracyAuthorizationDescription"
 
-    /// An authorization change (MapLibre `locationManagerDidChangeAuthorization`, spec 7.4, §6).
+    /// An authorization change (MapLibre `locationManagerDidChangeAuthorization`, tracking.md 7.4, 6).
     ///
     /// Denied: the mode goes to none (animated), showsUserLocation off (didStopLocatingUser), the
     /// stored locations are forgotten and didFailToLocateUser(authorizationDenied) fires. Authorized

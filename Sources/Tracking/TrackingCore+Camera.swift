@@ -5,7 +5,7 @@ enum CameraPath: Sendable {
     case straight
     /// mbgl easeTo with a duration: van Wijk path with linear zoom (constant ground speed, tracking.md 3.4).
     case flyLinearZoom
-    /// mbgl flyTo: van Wijk optimal path, ρ 1.42 (spec 3.3).
+    /// mbgl flyTo: van Wijk optimal path, ρ 1.42 (tracking.md 3.3).
     case flyOptimal
 }
 
@@ -16,14 +16,14 @@ extension TrackingCore {
         ScreenRect(minX: 0, minY: 0, width: viewSize.widthPoints, height: viewSize.heightPoints).inset(by: contentInsets)
     }
 
-    /// Height of the puck view, points: 45 for the course puck, 22 for the dot (spec 5.1).
+    /// Height of the puck view, points: 45 for the course puck, 22 for the dot (tracking.md 5.1).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var puckHeightPoints: Double {
         currentPuckStyle == .course ? configuration.style.coursePuckDiameterPoints : configuration.style.dotDiameterPoints
     }
 
     /// Where the puck should sit on screen while tracking (MapLibre `userLocationAnnotationViewCenter`,
-    /// spec 5.1; ArcGIS navigation point height, spec 11.4).
+    /// tracking.md 5.1; ArcGIS navigation point height, tracking.md 11.4).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var trackingAnchorPoint: ScreenPoint {
         let frame = contentFrame
@@ -47,9 +47,9 @@ extension TrackingCore {
         }
     }
 
-    /// Camera padding that puts the centre at the tracking anchor. MapLibre (spec 5.3): dx, dy = anchor −
-    /// view centre → {top dy, left dx, bottom −dy, right −dx}. ArcGIS navigation **[derived]** (spec
-    /// 11.4): top = content insets.top + H·(1 − 2f), others the content insets (same anchor).
+    /// Camera padding that puts the centre at the tracking anchor. MapLibre (tracking.md 5.3): dx, dy =
+    /// anchor − view centre → {top dy, left dx, bottom −dy, right −dx}. ArcGIS navigation **[derived]**
+    /// (tracking.md 11.4): top = content insets.top + H·(1 − 2f), others the content insets (same anchor).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var followPadding: EdgeInsets {
         if mode == .navigation {
@@ -160,7 +160,7 @@ extension TrackingCore {
         while let f = animator.popFinished() {
             switch f.purpose {
             case .firstFly:
-                // MapLibre's completion block runs even when the fly is interrupted (spec 2.5, Q15 fixed).
+                // MapLibre's completion block runs even when the fly is interrupted (tracking.md 2.5, Q15 fixed).
                 if trackingState == .began || trackingState == .beginSignificantTransition { trackingState = .changed }
             case .courseTargetFit:
                 if trackingState == .began { trackingState = .changed }

@@ -1,5 +1,5 @@
 extension TrackingCore {
-    /// MapLibre `setUserTrackingMode:animated:completionHandler:` (spec 2.4), ArcGIS `autoPanMode`.
+    /// MapLibre `setUserTrackingMode:animated:completionHandler:` (tracking.md 2.4), ArcGIS `autoPanMode`.
     ///
     /// Same mode → only completes. `none`/`off` → sub-state Possible. follow/course → Possible when
     /// animated (first fly), else Changed (1.0 s ease, no zoom-14 step: Q14 as built); turns
@@ -55,7 +55,7 @@ extension TrackingCore {
         if newMode.behavior == .heading && selection == before { applyHeadingToCamera(at: now) }
     }
 
-    /// Turns the user location (puck and location pipeline) on or off (spec 7.1, 7.2).
+    /// Turns the user location (puck and location pipeline) on or off (tracking.md 7.1, 7.2).
     /// Off: didStopLocatingUser, mode → none (animated), the stored location is forgotten.
     public mutating func setShowsUserLocation(_ shows: Bool, atNanoseconds time: Int64) {
         let now = advance(to: time)
@@ -94,7 +94,7 @@ extension TrackingCore {
         if shows { setShowsUserLocationInternal(true, at: now) }
     }
 
-    /// Content insets (spec 5.5): while tracking, tracking re-runs with the new anchor (1.0 s ease when
+    /// Content insets (tracking.md 5.5): while tracking, tracking re-runs with the new anchor (1.0 s ease when
     /// animated, else a jump); otherwise the camera padding eases to the insets (0.3 s when animated),
     /// keeping centre, zoom and bearing.
     public mutating func setContentInsets(_ insets: EdgeInsets, animated: Bool, atNanoseconds time: Int64) {
@@ -121,7 +121,7 @@ extension TrackingCore {
         stepAnimations(at: now)
     }
 
-    /// MapLibre `userLocationVerticalAlignment` (spec 5.1); re-runs tracking with the stored location.
+    /// MapLibre `userLocationVerticalAlignment` (tracking.md 5.1); re-runs tracking with the stored location.
     public mutating func setUserLocationVerticalAlignment(_ alignment: VerticalAlignment, animated: Bool,
                                                           atNanoseconds time: Int64) {
         let now = advance(to: time)
@@ -133,7 +133,7 @@ extension TrackingCore {
         }
     }
 
-    /// MapLibre `mapViewUserLocationAnchorPoint:` (spec 5.1): the puck point while tracking, relative to
+    /// MapLibre `mapViewUserLocationAnchorPoint:` (tracking.md 5.1): the puck point while tracking, relative to
     /// the content frame; nil = use the alignment.
     public mutating func setUserLocationAnchorPoint(_ point: ScreenPoint?, atNanoseconds time: Int64) {
         let now = advance(to: time)
@@ -143,7 +143,7 @@ extension TrackingCore {
         }
     }
 
-    /// MapLibre `setTargetCoordinate:animated:completionHandler:` (spec 2.2, 3.6): in followWithCourse the
+    /// MapLibre `setTargetCoordinate:animated:completionHandler:` (tracking.md 2.2, 3.6): in followWithCourse the
     /// camera keeps user and target in view, course-up toward the target. Nil clears it.
     @discardableResult
     public mutating func setTargetCoordinate(_ target: GeoCoordinate?, animated: Bool,

@@ -70,7 +70,7 @@ extension TrackingCore {
         if pendingGestureNorthCheckNanoseconds == nil { pendingGestureNorthCheckNanoseconds = now + 300_000_000 }
     }
 
-    /// Gestures that send the Mapbox viewport idle (spec 10.11): any continuous gesture's start,
+    /// Gestures that send the Mapbox viewport idle (tracking.md 10.11): any continuous gesture's start,
     /// double tap, two-finger tap.
     static func isInteractionStart(_ gesture: Gesture) -> Bool {
         switch gesture {
@@ -83,7 +83,7 @@ extension TrackingCore {
         }
     }
 
-    /// Gestures that change the viewpoint (ArcGIS: → off, spec 11.2).
+    /// Gestures that change the viewpoint (ArcGIS: → off, tracking.md 11.2).
     static func changesViewpoint(_ gesture: Gesture) -> Bool {
         if case .touchDown = gesture { return false }
         return true

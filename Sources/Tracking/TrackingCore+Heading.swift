@@ -1,7 +1,7 @@
 extension TrackingCore {
     /// Feeds one heading sample (time inside the sample). A sample with headingAccuracy < 0 makes its
     /// source invalid for the bearing fallback (the camera never turns to it); every sample is ignored
-    /// while a pan gesture is in its Began state (spec 4.3; counted in `ignoredHeadingCount`).
+    /// while a pan gesture is in its Began state (tracking.md 4.3; counted in `ignoredHeadingCount`).
     public mutating func updateHeading(_ sample: HeadingSample) {
         let now = advance(to: sample.timeNanoseconds)
         if panBegan { ignoredHeadingCount &+= 1; return }
@@ -58,7 +58,7 @@ extension TrackingCore {
                       curve: .linear, path: .flyLinearZoom, purpose: .headingEase, token: 0, at: now)
     }
 
-    /// The bearing the puck should show and its source (choice Q6 when none).
+    /// The bearing the puck should show and its source (tracking.md Q6 when none).
     // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
     mutating func desiredPuckBearing(at now: Int64) -> (degrees: Double?, source: BearingSource, isHeading: Bool) {
         if currentPuckStyle == .course {

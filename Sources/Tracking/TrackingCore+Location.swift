@@ -2,9 +2,9 @@ import Glibc
 import NMEA
 
 extension TrackingCore {
-    /// MapLibre's threshold between the two first-fly sub-states, metres (spec 2.5): **500**.
+    /// MapLibre's threshold between the two first-fly sub-states, metres (tracking.md 2.5): **500**.
     public static let distanceThresholdForCameraPauseMeters = 500.0
-    /// The camera does not move when the puck is within this of its anchor, points (spec 3.2): **±1**.
+    /// The camera does not move when the puck is within this of its anchor, points (tracking.md 3.2): **±1**.
     public static let recenterTolerancePoints = 1.0
 
     /// Feeds one fix that arrived at `time` (monotonic nanoseconds).
@@ -13,7 +13,7 @@ extension TrackingCore {
     /// horizontal accuracy is ignored (tracking.md 1.4) and counted; losing the position after having
     /// one emits didFailToLocateUser(locationUnknown).
     /// A fix 0 m from the previous one with the same course only refreshes the stale timer and the
-    /// bearing sources (MapLibre ignores it, spec 1.4; Android counts it as fresh, spec 9.1).
+    /// bearing sources (MapLibre ignores it, tracking.md 1.4; Android counts it as fresh, tracking.md 9.1).
     public mutating func updateLocation(_ fix: Fix, atNanoseconds time: Int64) {
         let now = advance(to: time)
         guard authorizationStatus != .denied else { rejectedFixCount &+= 1; return }
@@ -91,7 +91,7 @@ extension TrackingCore {
         return max(0, new.timeNanoseconds - old.timeNanoseconds)
     }
 
-    /// Follow-ease duration: 1.0 s, or min(Δt, 1.0 s) with dynamicCameraAnimationDuration (spec 3.4).
+    /// Follow-ease duration: 1.0 s, or min(Δt, 1.0 s) with dynamicCameraAnimationDuration (tracking.md 3.4).
     // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
     mutating func cameraDuration(new: LocationSample, old: LocationSample?) -> Int64 {
         let full = Self.nanoseconds(configuration.userLocationAnimationDurationSeconds)
@@ -99,13 +99,13 @@ extension TrackingCore {
         return min(Self.fixIntervalNanoseconds(new, old), full)
     }
 
-    /// Starts the puck's move to a new fix (spec 8.9 / 10.5, choice Q8).
+    /// Starts the puck's move to a new fix (tracking.md 8.9 / 10.5, Q8).
     mutating func movePuck(to sample: LocationSample, previous: LocationSample?, at now: Int64) {
         var duration: Int64
         switch configuration.puckSmoothing {
         case .mapLibre:
             // The first placement is instant: MapLibre's 0.3 s first move only applies to a view that
-            // was already on screen without a location, which this core never has (spec 8.9).
+            // was already on screen without a location, which this core never has (tracking.md 8.9).
             if let previous, puckMotion.hasValue {
                 duration = min(Self.fixIntervalNanoseconds(sample, previous),
                                Self.nanoseconds(configuration.userLocationAnimationDurationSeconds))

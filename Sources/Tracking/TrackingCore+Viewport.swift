@@ -10,7 +10,7 @@ struct StateCamera: Sendable {
 }
 
 extension TrackingCore {
-    /// Mapbox `viewport.transition(to:transition:completion:)` (spec 10.9–10.11).
+    /// Mapbox `viewport.transition(to:transition:completion:)` (tracking.md 10.9–10.11).
     ///
     /// Going to the state already shown completes(true) at once; to the state already being
     /// transitioned to completes(false) at once (that transition continues). Otherwise a running

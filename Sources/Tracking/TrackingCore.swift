@@ -18,8 +18,8 @@ struct LocationSample: Sendable, Equatable {
 }
 
 /// The tracking core: a pure, fixed-allocation state machine that turns fixes, heading samples,
-/// commands and gestures into the puck and camera the mobile map SDKs would show
-/// (`/work/shared/design/tracking-spec.md`; see `TrackingMode`, `TrackingConfiguration`).
+/// commands and gestures into the puck and camera the mobile map SDKs would show. Its rules are
+/// docs/tracking.md; comments cite them as `tracking.md N.M` (see `TrackingMode`, `TrackingConfiguration`).
 ///
 /// Every input carries a monotonic time in nanoseconds; nothing reads a clock. `tick(atNanoseconds:)`
 /// advances animations and refreshes `puck` and `camera`; events queue in `events`. Inputs with a
@@ -125,7 +125,7 @@ public struct TrackingCore: Sendable {
 
     /// A core with `configuration` (throws the first out-of-range field). Authorization starts as
     /// authorized with full accuracy (a board has no permission prompt); showsUserLocation is off
-    /// and the mode is `none` (MapLibre defaults, spec 2.1, 7.1).
+    /// and the mode is `none` (MapLibre defaults, tracking.md 2.1, 7.1).
     public init(configuration: TrackingConfiguration = TrackingConfiguration()) throws(TrackingConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
@@ -172,7 +172,7 @@ public struct TrackingCore: Sendable {
     /// The bearing the fallback rule currently selects (issue 4), nil when none.
     public var currentBearingSelection: BearingSelection? { selection }
     /// True while heading updates are needed: (showsUserHeadingIndicator and mode ≠ course) or
-    /// heading mode (MapLibre `validateUserHeadingUpdating`, spec 4.1).
+    /// heading mode (MapLibre `validateUserHeadingUpdating`, tracking.md 4.1).
     public var wantsHeadingUpdates: Bool {
         (showsUserHeadingIndicator && mode.behavior != .course) || mode.behavior == .heading
     }
@@ -218,7 +218,7 @@ public struct TrackingCore: Sendable {
     var minimumZoom: Double { configuration.minimumZoom }
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var maximumZoom: Double { configuration.maximumZoom }
-    /// MapLibre `currentMinimumZoom` = max(minZoom, 3) (spec 2.4, 12.4).
+    /// MapLibre `currentMinimumZoom` = max(minZoom, 3) (tracking.md 2.4, 12.4).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var currentMinimumZoom: Double { max(configuration.minimumZoom, 3) }
 }

@@ -82,7 +82,7 @@ struct TrackingRenderingTests {
         TrackingText.appendLine(puck: core.puck, camera: core.camera, to: &out)
         let line = out.string
         #expect(line.hasPrefix("t=2.000s puck 52.522000000,13.413300000 ±8.00m @400,240 pinned dot brg 45.0° imuHeading fan 60°"))
-        #expect(line.contains("| cam ") && line.contains(" z15.0000 brg 45.0° pitch 0.0° followWithHeading/changed viewport idle"))
+        #expect(line.contains("| cam ") && line.contains(" z15.0000 brg 45.0° imuHeading pitch 0.0° followWithHeading/changed viewport idle"))
         #expect(line.hasSuffix("\n"))
     }
 

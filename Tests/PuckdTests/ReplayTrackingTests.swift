@@ -17,7 +17,7 @@ import TestSupport
     }
 
     /// The bundled drive (nmea-rtk) in course mode: ticks at 60 Hz of log time, the first fly to
-    /// zoom 14 (spec 2.6), the camera turning course-up, and the 10.5-minute gap capped at 300 ticks.
+    /// zoom 14 (tracking.md 2.6), the camera turning course-up, and the 10.5-minute gap capped at 300 ticks.
     @Test func bundledDriveInCourseModeAsJSON() throws {
         let r = try puckd(["replay", "--track", "followWithCourse", "--json"])
         #expect(r.status == 0)
@@ -63,7 +63,7 @@ import TestSupport
         #expect(bearings.contains { $0 >= 0 && $0 < 30 })
         #expect(bearings.contains { $0 >= 330 && $0 < 360 })
         #expect(bearings.contains { $0 >= 290 && $0 < 330 })
-        // Courses of 118°–176° were recorded only below 0.5 m/s (course not valid, spec Q10 choice):
+        // Courses of 118°–176° were recorded only below 0.5 m/s (course not valid, tracking.md Q10 choice):
         // the camera never turns there.
         #expect(!bearings.contains { $0 > 100 && $0 < 200 })
     }
