@@ -15,6 +15,18 @@ extension TrackingCore {
         let now = advance(to: time)
         let before = authorization
         let rawChanged = status != authorizationStatus || accuracy != accuracyAuthorization
+        // Reduced while tracking with the request configured: the temporary grant is decided at once, so
+        // the positions never go coarse in between (the camera would start easing to the grid cell).
+        if status == .authorized && accuracy == .reduced && accuracyAuthorization == .full && before.accuracy == .full
+            && mode.isTracking && configuration.requestsTemporaryFullAccuracyWhileTracking
+            && isConfiguredPurposeKey(Self.mapLibreAccuracyPurposeKey) {
+            authorizationStatus = status
+            accuracyAuthorization = accuracy
+            temporaryFullAccuracyUntilNanoseconds = now + Self.nanoseconds(configuration.temporaryFullAccuracyDurationSeconds)
+            emit(.didChangeAuthorization(status, .reduced), at: now)
+            emit(.didChangeAuthorization(status, .full), at: now)
+            return
+        }
         authorizationStatus = status
         accuracyAuthorization = accuracy
         if accuracy == .full { temporaryFullAccuracyUntilNanoseconds = nil }
@@ -45,11 +57,7 @@ extension TrackingCore {
     mutating func grantTemporaryFullAccuracy(purposeKey: String, at now: Int64) -> Bool {
         guard authorizationStatus == .authorized else { return false }
         if accuracyAuthorization == .full { return true }
-        let keys = configuration.temporaryFullAccuracyPurposeKeys
-        var known = false
-        var i = 0
-        while i < keys.count { if keys[i] == purposeKey { known = true; break }; i += 1 }
-        guard known else { return false }
+        guard isConfiguredPurposeKey(purposeKey) else { return false }
         let wasCoarse = isCoarse
         temporaryFullAccuracyUntilNanoseconds = now + Self.nanoseconds(configuration.temporaryFullAccuracyDurationSeconds)
         if wasCoarse {
@@ -57,6 +65,15 @@ extension TrackingCore {
             emit(.didChangeAuthorization(authorizationStatus, .full), at: now)
         }
         return true
+    }
+
+    /// True when `purposeKey` is one of `temporaryFullAccuracyPurposeKeys` (an index loop: no iterator).
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func isConfiguredPurposeKey(_ purposeKey: String) -> Bool {
+        let keys = configuration.temporaryFullAccuracyPurposeKeys
+        var i = 0
+        while i < keys.count { if keys[i] == purposeKey { return true }; i += 1 }
+        return false
     }
 
     /// Re-derives every stored position for the new effective accuracy; the puck jumps to it.

@@ -67,8 +67,9 @@ extension TrackingCore {
         p.coordinate = coordinate
         p.horizontalAccuracyMeters = motion.accuracyMeters ?? -1
 
-        // Screen point: pinned at the anchor while MapLibre tracking follows (tracking.md 5.4).
-        let pinned = mode.isTracking && trackingState == .changed && showsUserLocation
+        // Screen point: pinned at the anchor while MapLibre tracking follows (tracking.md 5.4); ArcGIS
+        // recenter lets the symbol wander inside the extent (11.3), so it is drawn where it is.
+        let pinned = mode.isTracking && mode != .recenter && trackingState == .changed && showsUserLocation
             && !(mode == .followWithCourse && targetCoordinate != nil) && viewportStatus == .idle
         p.isPinnedToAnchor = pinned
         var onScreen = false

@@ -7,6 +7,7 @@ import Tracking
 /// "puck":{"visible","x","y","ring","ringVisible","halo","bearing","bearingSource","style","stale",
 /// "approximate"},"viewport":"idle|followPuck|overview|transition","mode":NAME}` per tick, and
 /// `{"t":S,"event":NAME,…}` per tracking event (and `"input"` with its `line` per scenario input).
+/// The puck's `x`, `y` (points from the view's top left) are null until it has a location.
 /// Fixed decimals (t 4, coordinates 7, zoom 4, angles 2, points 1; the ring diameter is a whole
 /// number of points), so equal runs give equal bytes. Allocation-free.
 public enum ScenarioOutput {
@@ -23,8 +24,12 @@ public enum ScenarioOutput {
         out.append(UInt8(ascii: ",")); out.append(jsonNumber: c.padding.bottomPoints, decimals: 1)
         out.append(UInt8(ascii: ",")); out.append(jsonNumber: c.padding.rightPoints, decimals: 1)
         out.append("]},\"puck\":{\"visible\":"); bool(p.isVisible, &out)
-        out.append(",\"x\":"); out.append(jsonNumber: p.screenPoint.xPoints, decimals: 1)
-        out.append(",\"y\":"); out.append(jsonNumber: p.screenPoint.yPoints, decimals: 1)
+        if p.hasLocation {
+            out.append(",\"x\":"); out.append(jsonNumber: p.screenPoint.xPoints, decimals: 1)
+            out.append(",\"y\":"); out.append(jsonNumber: p.screenPoint.yPoints, decimals: 1)
+        } else {
+            out.append(",\"x\":null,\"y\":null")
+        }
         out.append(",\"ring\":"); out.append(jsonNumber: p.accuracyRingDiameterPoints, decimals: 0)
         out.append(",\"ringVisible\":"); bool(p.accuracyRingVisible, &out)
         out.append(",\"halo\":"); bool(p.haloVisible, &out)
