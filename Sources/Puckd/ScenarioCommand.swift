@@ -88,7 +88,7 @@ public enum ScenarioCommand {
     }
 
     /// The bytes of the scenario (`-` = standard input), or the exit status after saying why not.
-    static func read(_ path: String) -> Result<[UInt8], ExitStatusError> {
+    static func read(_ path: String, command: String = "puckd scenario") -> Result<[UInt8], ExitStatusError> {
         if path == "-" {
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -96,12 +96,12 @@ public enum ScenarioCommand {
                 let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    StandardStreams.err("puckd scenario: reading standard input failed (\(WholeFile.describe(errno: errno)))\n")
+                    StandardStreams.err("\(command): reading standard input failed (\(WholeFile.describe(errno: errno)))\n")
                     return .failure(ExitStatusError(status: ExitStatus.ioError))
                 }
                 if n == 0 { return .success(bytes) }
                 bytes.append(contentsOf: chunk[0..<n])
-                if bytes.count > maximumFileBytes { return tooLarge("standard input") }
+                if bytes.count > maximumFileBytes { return tooLarge("standard input", command: command) }
             }
         }
         do throws(WholeFile.Failure) {
@@ -109,25 +109,25 @@ public enum ScenarioCommand {
         } catch {
             switch error {
             case .cannotOpen(let code) where code == ENOENT || code == ENOTDIR:
-                StandardStreams.err("puckd scenario: \(path) does not exist; give the path of a scenario file\n")
+                StandardStreams.err("\(command): \(path) does not exist; give the path of a scenario file\n")
                 return .failure(ExitStatusError(status: ExitStatus.noInput))
             case .cannotOpen(let code) where code == EACCES || code == EPERM:
-                StandardStreams.err("puckd scenario: no permission to read \(path); make it readable (chmod a+r \(path))\n")
+                StandardStreams.err("\(command): no permission to read \(path); make it readable (chmod a+r \(path))\n")
                 return .failure(ExitStatusError(status: ExitStatus.permission))
             case .cannotOpen(let code), .cannotRead(let code):
-                StandardStreams.err("puckd scenario: cannot read \(path) (\(WholeFile.describe(errno: code))); check the path\n")
+                StandardStreams.err("\(command): cannot read \(path) (\(WholeFile.describe(errno: code))); check the path\n")
                 return .failure(ExitStatusError(status: ExitStatus.noInput))
             case .notRegular:
-                StandardStreams.err("puckd scenario: \(path) is not a regular file; give the path of a scenario file\n")
+                StandardStreams.err("\(command): \(path) is not a regular file; give the path of a scenario file\n")
                 return .failure(ExitStatusError(status: ExitStatus.noInput))
             case .tooLarge:
-                return tooLarge(path)
+                return tooLarge(path, command: command)
             }
         }
     }
 
-    static func tooLarge(_ name: String) -> Result<[UInt8], ExitStatusError> {
-        StandardStreams.err("puckd scenario: \(name) is larger than \(maximumFileBytes >> 20) MiB; a scenario is a short text file\n")
+    static func tooLarge(_ name: String, command: String) -> Result<[UInt8], ExitStatusError> {
+        StandardStreams.err("\(command): \(name) is larger than \(maximumFileBytes >> 20) MiB; a scenario is a short text file\n")
         return .failure(ExitStatusError(status: ExitStatus.dataError))
     }
 
