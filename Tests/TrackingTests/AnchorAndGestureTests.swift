@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §5 (anchor, padding, insets) and §6 (gestures and mode changes).
+/// tracking.md 5 (anchor, padding, insets) and tracking.md 6 (gestures and mode changes).
 struct AnchorAndGestureTests {
     @Test func rule_5_1_bottomAlignmentPuts95ptOrDot72ptAboveTheBottom() {
         var (course, _) = followingCore(mode: .followWithCourse) { $0.userLocationVerticalAlignment = .bottom }

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §11: ArcGIS LocationDisplay auto-pan modes as aliases with their own rules.
+/// tracking.md 11: ArcGIS LocationDisplay auto-pan modes as aliases with their own rules.
 struct ArcGISTests {
     @Test func rule_11_1_aliasesMapToMapLibreBehaviours() {
         #expect(TrackingMode.off.behavior == .none && TrackingMode.recenter.behavior == .follow)

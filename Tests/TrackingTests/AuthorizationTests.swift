@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §7 (showsUserLocation lifecycle, authorization) and reduced accuracy coarsening.
+/// tracking.md 7 (showsUserLocation lifecycle, authorization) and reduced accuracy coarsening.
 struct AuthorizationTests {
     @Test func rule_7_1_showingTheLocationStartsLocating() {
         var core = makeCore()

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §2–§3: MapLibre Native iOS user tracking modes and the camera per fix.
+/// tracking.md 2, 3: MapLibre Native iOS user tracking modes and the camera per fix.
 struct MapLibreTrackingTests {
     @Test func rule_2_1_defaultModeNoneAndLocationOff() {
         var core = makeCore()

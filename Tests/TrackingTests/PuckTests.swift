@@ -1,7 +1,7 @@
 import Testing
 @testable import Tracking
 
-/// Spec §8 (default puck), §9.1 (stale), §10.5 / §13.1 (smoothing).
+/// tracking.md 8 (default puck), tracking.md 9.1 (stale), tracking.md 10.5 / 13.1 (smoothing).
 struct PuckTests {
     /// A core showing the location at (52°, 13°) with the camera centred there at `zoom`.
     func puckCore(accuracy: Double?, zoom: Double = 16.35,

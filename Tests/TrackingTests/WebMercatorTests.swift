@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §12: Web Mercator maths.
+/// tracking.md 12: Web Mercator maths.
 struct WebMercatorTests {
     @Test func rule_12_1_worldIs512PointTilesTimesTwoToTheZoom() {
         #expect(WebMercator.tileSizePoints == 512)
