@@ -29,7 +29,7 @@ OTHER_TEST_ENV  = $(OTHER_ENV) PUCKD_EXPECT_LIBGPIOD=$$($(OTHER_ENV) pkg-config 
                   PUCKD_DEVICE_BINARY=$(CURDIR)/$(PUCKD_OTHER)
 
 .PHONY: all deps-build deps-test deps-bench build build-other libgpiod-other run test test-other bench hil \
-        clean install uninstall
+        clean install uninstall goldens
 
 all: build
 
@@ -74,6 +74,15 @@ test: deps-test build
 test-other: build-other
 	$(OTHER_ENV) $(SWIFT) build --build-tests --scratch-path .build/gpiod-other
 	$(OTHER_TEST_ENV) $(SWIFT) test --skip-build --scratch-path .build/gpiod-other --filter '^(HardwareTests|PuckdTests)\.'
+
+# Regenerates the expected outputs of the golden tracking scenarios (Tests/Fixtures/tracking/README.md):
+# each NAME.scenario run by `puckd scenario` at 10 Hz into NAME.expected.jsonl. Review with git diff.
+goldens: deps-build
+	$(SWIFT) build --product puckd
+	@bin="$$($(SWIFT) build --show-bin-path)/puckd"; n=0; \
+	for f in Tests/Fixtures/tracking/*.scenario; do \
+	  "$$bin" scenario "$$f" --hz 10 > "$${f%.scenario}.expected.jsonl" || exit 1; n=$$((n + 1)); \
+	done; echo "$$n golden scenarios written; review: git diff --stat Tests/Fixtures/tracking"
 
 bench: deps-bench
 	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
