@@ -72,7 +72,7 @@ struct ConsoleSessionTests {
 
     @Test func acknowledgementsReadTheStateBack() {
         let d = ConsoleDriver(interactive: false)
-        #expect(d.type("zoom 12\n") == "camera 38.1105013 N 122.6269235 W, zoom 3.00, bearing 271.3\u{00B0}, pitch 0.0\u{00B0}, mode followWithHeading\n")
+        #expect(d.type("zoom 12\n") == "camera 38.1105010 N 122.6269230 W, zoom 3.00, bearing 271.3\u{00B0}, pitch 0.0\u{00B0}, mode followWithHeading\n")
         #expect(d.type("show\n") == "showsUserLocation on\n")
         #expect(d.type("accuracy\n") == "authorization authorized, accuracy full\n")
         #expect(d.type("viewport\n") == "viewport idle\n")
