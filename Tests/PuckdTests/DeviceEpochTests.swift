@@ -1,0 +1,32 @@
+import Testing
+@testable import Puckd
+
+/// The device applies a fix (tracking core, heading, LEDs: `handleFix`) in the wake-up that reads its
+/// cycle's last sentence (docs/nmea-epochs.md), and an epoch whose ender it has not learned when the
+/// line has been quiet for a quarter cycle: never one cycle late. The simulated receiver writes each
+/// cycle of the bundled 10 Hz drive in one write.
+@Suite struct DeviceEpochTests {
+    @Test func aFixIsAppliedTheMomentItsCycleEndsOrAQuarterCycleLater() throws {
+        let h = try SimulatedDeviceHarness()
+        let step: Int64 = 1_000_000
+        var sentAt: [Int64] = []
+        var appliedAt: [Int64] = []
+        for _ in 0..<3000 {                                      // 3 s: 30 cycles of the drive
+            h.advance(by: step, stepNanoseconds: step)
+            while sentAt.count < h.board.receiver.epochsSent { sentAt.append(h.now) }
+            while appliedAt.count < Int(h.device.counters.fixes) { appliedAt.append(h.now) }
+        }
+        try #require(sentAt.count >= 29 && appliedAt.count >= sentAt.count - 1)
+        var sameWakeUp = 0
+        for k in 2..<appliedAt.count {
+            let delay = appliedAt[k] - sentAt[k]
+            if delay == 0 { sameWakeUp += 1; continue }
+            // Not learned (a talker switch, a whole second): the quiet line closes it, 25 ms at 10 Hz.
+            #expect(delay >= 25_000_000 && delay <= 25_000_000 + step, "epoch \(k): applied \(delay) ns after its bytes")
+        }
+        #expect(sameWakeUp >= 20, "\(sameWakeUp) of \(appliedAt.count - 2) epochs in the wake-up that read them")
+        let counters = h.device.pipeline.assembler.counters
+        #expect(counters.epochsClosedAtCycleEnder == sameWakeUp)
+        #expect(counters.sentencesAfterClose == 0 && counters.epochsClosedByQuietLine > 0)
+    }
+}
