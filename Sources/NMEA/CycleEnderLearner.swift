@@ -25,6 +25,7 @@
 ///   begins (or when the line goes quiet, on a device).
 ///
 /// Pure and allocation-free: fixed tables, no clock (cycles are told their time of day).
+/// The rules and why: docs/nmea-epochs.md.
 public struct CycleEnderLearner: Sendable {
     /// Cycles remembered, and so the longest stretch a pattern must hold over.
     public static let historyCapacity = 32
