@@ -8,6 +8,7 @@ import Testing
 @Suite struct DeviceEpochTests {
     @Test func aFixIsAppliedTheMomentItsCycleEndsOrAQuarterCycleLater() throws {
         let h = try SimulatedDeviceHarness()
+        defer { h.removeDirectory() }
         let step: Int64 = 1_000_000
         var sentAt: [Int64] = []
         var appliedAt: [Int64] = []
@@ -28,5 +29,20 @@ import Testing
         let counters = h.device.pipeline.assembler.counters
         #expect(counters.epochsClosedAtCycleEnder == sameWakeUp)
         #expect(counters.sentencesAfterClose == 0 && counters.epochsClosedByQuietLine > 0)
+    }
+
+    @Test func quietCloseFractionZeroLeavesItToTheNextEpochAndIsLive() throws {
+        let h = try SimulatedDeviceHarness(overrides: ["gps.quiet_close_fraction=0"])
+        defer { h.removeDirectory() }
+        h.advance(by: 3_000_000_000)
+        let counters = h.device.pipeline.assembler.counters
+        #expect(counters.epochsClosedByQuietLine == 0 && counters.epochsClosedByNextEpoch > 0)
+        #expect(counters.epochsClosedAtCycleEnder > 20)
+        var changed = h.device.configuration
+        changed.gps.quietCloseFraction = 0.5
+        h.device.apply(changed, nowNanoseconds: h.now)
+        #expect(h.device.pipeline.assembler.configuration.quietCloseFraction == 0.5)
+        h.advance(by: 3_000_000_000)
+        #expect(h.device.pipeline.assembler.counters.epochsClosedByQuietLine > 0)
     }
 }
