@@ -42,7 +42,7 @@ import Testing
         changed.gps.quietCloseFraction = 0.5
         h.device.apply(changed, nowNanoseconds: h.now)
         #expect(h.device.pipeline.assembler.configuration.quietCloseFraction == 0.5)
-        h.advance(by: 3_000_000_000)
+        h.advance(by: 6_000_000_000)                             // past the drive's next talker switch
         #expect(h.device.pipeline.assembler.counters.epochsClosedByQuietLine > 0)
     }
 }
