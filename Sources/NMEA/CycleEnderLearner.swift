@@ -25,7 +25,7 @@
 ///   begins (or when the line goes quiet, on a device).
 ///
 /// Pure and allocation-free: fixed tables, no clock (cycles are told their time of day).
-/// The rules and why: docs/nmea-epochs.md.
+/// The rules and why: docs/nmea-epochs.md §1.1.
 public struct CycleEnderLearner: Sendable {
     /// Cycles remembered, and so the longest stretch a pattern must hold over.
     public static let historyCapacity = 32

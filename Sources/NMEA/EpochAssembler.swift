@@ -14,7 +14,7 @@
 ///   `quietDeadlineNanoseconds`);
 /// - the next epoch's first timed sentence (the fallback, always), or `finish`.
 /// A sentence that arrives for an epoch already closed changes nothing and is counted
-/// (`AssemblerCounters.sentencesAfterClose`). Why, and measured on gpsd's corpus: docs/nmea-epochs.md.
+/// (`AssemblerCounters.sentencesAfterClose`). Why, and measured on gpsd's corpus: docs/nmea-epochs.md §1.
 ///
 /// Dates: RMC (valid) or ZDA date of the epoch, else the last known date carried across midnight;
 /// two-digit years and GPS week rollovers per `UTCDateResolver`. Accuracy: `AccuracyModel`.

@@ -17,7 +17,7 @@
 ///   cycle's fix had an altitude (a GSA saying 2D after a GGA with an altitude stays 3D).
 ///
 /// `mode` is gpsd's number: 0 nothing yet, 1 no fix, 2, 3. Pure and allocation-free.
-/// The table with the consequences for real receivers: docs/nmea-epochs.md.
+/// The table with the consequences for real receivers: docs/nmea-epochs.md §2.
 struct FixModeRules: Sendable {
     /// The merged fix's mode (gpsd's `gpsdata.fix.mode`).
     private(set) var mode: UInt8 = 0

@@ -33,7 +33,7 @@ func withoutSky(_ fix: Fix) -> Fix {
     return f
 }
 
-/// Epoch closing (docs/nmea-epochs.md): at the learned cycle ender, never later than the next epoch,
+/// Epoch closing (docs/nmea-epochs.md §1): at the learned cycle ender, never later than the next epoch,
 /// never cutting a sentence off a fix.
 @Suite struct CycleEnderTests {
     @Test func uBloxCycleClosesAtItsLastFixSentenceFromTheThirdEpoch() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import NMEA
 
-/// The fix mode follows gpsd's rules (`FixModeRules`, docs/nmea-epochs.md). Each case is a stream
+/// The fix mode follows gpsd's rules (`FixModeRules`, docs/nmea-epochs.md §2). Each case is a stream
 /// that was fed to gpsdecode 3.22 (gpsd-clients 3.22-4.1+deb12u1): the expected modes are its TPV
 /// modes, epoch by epoch (gpsdecode reports no TPV for the first epoch; there the expectation is the
 /// same rule). The logs that show the rules in real receivers are `mtk-3301` and the GGA-every-Nth

@@ -2,7 +2,7 @@ import Testing
 @testable import Puckd
 
 /// The device applies a fix (tracking core, heading, LEDs: `handleFix`) in the wake-up that reads its
-/// cycle's last sentence (docs/nmea-epochs.md), and an epoch whose ender it has not learned when the
+/// cycle's last sentence (docs/nmea-epochs.md §1), and an epoch whose ender it has not learned when the
 /// line has been quiet for a quarter cycle: never one cycle late. The simulated receiver writes each
 /// cycle of the bundled 10 Hz drive in one write.
 @Suite struct DeviceEpochTests {
