@@ -47,8 +47,14 @@ public struct CycleEnderLearner: Sendable {
     /// after a wrong prediction.
     public private(set) var requiredStretch = 2
 
-    private var historyIndex: InlineArray<32, Int64> = .init(repeating: .min)
-    private var historyEnder: InlineArray<32, CycleEnder> = .init(repeating: .none)
+    /// One remembered cycle: its number (`Int64.min`: none) and its ender.
+    private struct Observation: Sendable {
+        var index: Int64 = .min
+        var ender = CycleEnder.none
+    }
+
+    /// The last `historyCapacity` cycles, by cycle number modulo the capacity.
+    private var history: InlineArray<32, Observation> = .init(repeating: Observation())
     private var signatures: InlineArray<24, UInt32> = .init(repeating: 0)
     private var occurrences: InlineArray<24, UInt8> = .init(repeating: 0)
     private var signatureCount = 0
@@ -121,23 +127,25 @@ public struct CycleEnderLearner: Sendable {
         (time + periodNanoseconds / 2) / periodNanoseconds
     }
 
+    @inline(__always)
     private static func slot(_ index: Int64) -> Int {
         Int(((index % Int64(historyCapacity)) + Int64(historyCapacity)) % Int64(historyCapacity))
     }
 
     private mutating func record(_ ender: CycleEnder, at index: Int64) {
-        let s = Self.slot(index)
-        historyIndex[s] = index
-        historyEnder[s] = ender
+        history[Self.slot(index)] = Observation(index: index, ender: ender)
     }
 
-    private func observation(_ index: Int64) -> CycleEnder? {
-        let s = Self.slot(index)
-        return historyIndex[s] == index ? historyEnder[s] : nil
+    /// Cycle `index`'s ender, nil when it is not remembered. (Read through a span: subscripting the
+    /// stored array from a borrowed `self` copies all of it.)
+    @inline(__always)
+    private static func observation(_ history: Span<Observation>, _ index: Int64) -> CycleEnder? {
+        let o = history[slot(index)]
+        return o.index == index ? o.ender : nil
     }
 
     private mutating func clearHistory() {
-        historyIndex = .init(repeating: .min)
+        history = .init(repeating: Observation())
         if wasPredicting { patternBreaks += 1 }
         wasPredicting = false
     }
@@ -167,11 +175,14 @@ public struct CycleEnderLearner: Sendable {
     /// `max(2P, requiredStretch)` cycles; `.none` when no pattern does.
     private mutating func predict(for n: Int64, wholeSecond: Bool) -> CycleEnder {
         let cyclesPerSecond = wholeSecond ? 1_000_000_000 / periodNanoseconds : 0
+        let span = history.span
         var p: Int64 = 1
         while p <= Int64(Self.maximumPatternLength) {
             let stretch = max(2 * p, Int64(requiredStretch), cyclesPerSecond)
             if stretch > Int64(Self.historyCapacity) { break }
-            if holds(p, before: n, stretch: stretch), let source = observation(n - p) { return source }
+            if Self.holds(span, p, before: n, stretch: stretch), let source = Self.observation(span, n - p) {
+                return source
+            }
             p += 1
         }
         if wasPredicting {
@@ -193,11 +204,12 @@ public struct CycleEnderLearner: Sendable {
     }
 
     /// True when the `stretch` cycles before `n` were all seen and each equals the one `p` before it.
-    private func holds(_ p: Int64, before n: Int64, stretch: Int64) -> Bool {
+    @inline(__always)
+    private static func holds(_ history: Span<Observation>, _ p: Int64, before n: Int64, stretch: Int64) -> Bool {
         var m = n - stretch
         while m < n {
-            guard let a = observation(m) else { return false }
-            if m - p >= n - stretch, let b = observation(m - p), a != b { return false }
+            guard let a = observation(history, m) else { return false }
+            if m - p >= n - stretch, let b = observation(history, m - p), a != b { return false }
             m += 1
         }
         return true
@@ -218,17 +230,16 @@ public struct CycleEnder: Sendable, Equatable {
     /// No ender (a cycle without fix sentences, or none learned).
     public static let none = CycleEnder(signature: 0, occurrence: 0)
 
-    /// The signature of a sentence that can end a cycle, nil for one that cannot (GSV, proprietary,
-    /// AIS, unknown types and sentences that failed to parse).
-    public static func signature(of sentence: borrowing ParsedSentence) -> UInt32? {
-        guard sentence.failure == nil else { return nil }
-        var discriminator: UInt32 = 0
-        switch sentence.message {
-        case .gga, .rmc, .gll, .gns, .zda, .gst, .vtg, .hdt, .ths: break
-        case .gsa(let g): discriminator = UInt32(truncatingIfNeeded: g.systemID ?? 0) & 0xFF
-        case .gsv, .proprietary, .encapsulated, .other, .invalid: return nil
+    /// The signature of a sentence of `kind` (a decoded one) that can end a cycle, nil for a kind that
+    /// cannot (GSV, proprietary, AIS, unknown types, and sentences that failed to parse: `.invalid` is
+    /// not passed). `systemID`: GSA's NMEA 4.10 system ID, else 0.
+    @inline(__always)
+    public static func signature(kind: SentenceKind, talker: Talker, systemID: Int) -> UInt32? {
+        switch kind {
+        case .gga, .rmc, .gll, .gns, .zda, .gst, .vtg, .hdt, .ths, .gsa: break
+        case .gsv, .proprietary, .encapsulated, .other: return nil
         }
-        return UInt32(sentence.kind.rawValue + 1) << 24 | UInt32(sentence.talker.first) << 16
-            | UInt32(sentence.talker.second) << 8 | discriminator
+        return UInt32(kind.rawValue + 1) << 24 | UInt32(talker.first) << 16 | UInt32(talker.second) << 8
+            | (UInt32(truncatingIfNeeded: systemID) & 0xFF)
     }
 }

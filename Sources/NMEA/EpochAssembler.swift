@@ -94,23 +94,30 @@ public struct EpochAssembler: Sendable {
     public mutating func consume(_ sentence: borrowing ParsedSentence, _ onFix: (borrowing Fix) -> Void) {
         let talker = sentence.talker
         var inOpenEpoch = false
+        var systemID = 0
         switch sentence.message {
         case .gga(let g):
             inOpenEpoch = placeTimed(g.time, onFix)
             if inOpenEpoch { acc.merge(g, talker: talker) }
+            modeRules.gga(g, talker: talker.second)
         case .rmc(let r):
             inOpenEpoch = placeTimed(r.time, onFix)
             if inOpenEpoch { acc.merge(r) }
+            modeRules.rmc(r)
         case .gll(let g):
             inOpenEpoch = placeTimed(g.time, onFix)
             if inOpenEpoch { acc.merge(g) }
+            modeRules.gll(g)
         case .gns(let g):
             inOpenEpoch = placeTimed(g.time, onFix)
             if inOpenEpoch { acc.merge(g, talker: talker) }
+            modeRules.gns(g)
         case .zda(let z):
-            guard let time = z.time else { break }
-            inOpenEpoch = placeTimed(time, onFix)
-            if inOpenEpoch, let d = z.date { acc.date = d }
+            if let time = z.time {
+                inOpenEpoch = placeTimed(time, onFix)
+                if inOpenEpoch, let d = z.date { acc.date = d }
+            }
+            modeRules.zda(z)
         case .gst(let g):
             if state != .none, let time = g.time, acc.timeOfDay == time {
                 inOpenEpoch = placeUntimed()
@@ -118,30 +125,42 @@ public struct EpochAssembler: Sendable {
             } else {
                 counters.unmatchedErrorStatistics += 1
             }
+            modeRules.otherSentence()
         case .gsa(let g):
             inOpenEpoch = placeUntimed()
             if inOpenEpoch { acc.merge(g, talker: talker, used: &usedSets[usedIndex]) }
+            modeRules.gsa(g, talker: talker.second)
+            systemID = g.systemID ?? 0
         case .vtg(let v):
             inOpenEpoch = placeUntimed()
             if inOpenEpoch { acc.merge(v) }
+            modeRules.otherSentence()
         case .hdt(let h):
             inOpenEpoch = placeUntimed()
             if inOpenEpoch { acc.mergeHeading(h.headingDegrees) }
+            modeRules.otherSentence()
         case .ths(let t):
-            guard t.isValid else { break }
-            inOpenEpoch = placeUntimed()
-            if inOpenEpoch { acc.mergeHeading(t.headingDegrees) }
+            if t.isValid {
+                inOpenEpoch = placeUntimed()
+                if inOpenEpoch { acc.mergeHeading(t.headingDegrees) }
+            }
+            modeRules.otherSentence()
         case .gsv(let g):
             switch sky.add(g, talker: talker, used: usedSets[1 - usedIndex]) {
             case .ok: break
             case .sequenceError: counters.satelliteSequenceErrors += 1
             case .published: counters.skyViews += 1
             }
-        case .proprietary, .encapsulated, .other, .invalid:
-            break
+            modeRules.otherSentence()
+            return
+        case .proprietary, .other, .invalid:
+            modeRules.otherSentence()
+            return
+        case .encapsulated:
+            return
         }
-        modeRules.apply(sentence)
-        if learner.note(CycleEnder.signature(of: sentence)), inOpenEpoch, configuration.closesAtCycleEnder {
+        if learner.note(CycleEnder.signature(kind: sentence.kind, talker: talker, systemID: systemID)), inOpenEpoch,
+           configuration.closesAtCycleEnder {
             counters.epochsClosedAtCycleEnder += 1
             complete(onFix)
             closedAtEnder = true

@@ -49,98 +49,106 @@ struct FixModeRules: Sendable {
     /// The last GGA repeated the one before's timestamp (gpsd's `latch_mode`): GSA is not trusted.
     private var ggaLatched = false
 
-    /// Applies one sentence, as gpsd would.
-    mutating func apply(_ sentence: borrowing ParsedSentence) {
-        let talker = sentence.talker.second
+    // MARK: the sentences (each applies one, as gpsd would; `EpochAssembler` calls them in order)
+
+    mutating func gga(_ g: borrowing GGA, talker: UInt8) {
+        ggaLatched = ggaTalker != 0 && ggaTalker != talker ? false : g.time == ggaTime
+        ggaTalker = talker
+        if !ggaLatched { ggaTime = g.time }
+        var newMode: UInt8 = 1
+        var setsAltitude = false
+        let satellites = g.satellitesUsed ?? 0
+        if g.latitudeDegrees != nil {
+            newMode = 2
+            if g.altitudeMSLMeters != nil {
+                setsAltitude = true
+                if satellites >= 4 { newMode = 3 }
+            }
+            if satellites < 3 { newMode = 1 }
+        }
+        commit(newMode, setsAltitude: setsAltitude, registered: g.time, gsaTalker: 0)
+    }
+
+    mutating func rmc(_ r: borrowing RMC) {
+        guard r.isValid else { return commit(1, setsAltitude: false, registered: nil, gsaTalker: 0) }
+        var registered: UTCTimeOfDay?
+        if r.date != nil, r.time != nil {
+            dateKnown = true
+            registered = r.time
+        }
+        var newMode: UInt8 = r.latitudeDegrees == nil ? 1 : last.mode == 3 ? 3 : 2
+        if gsaSatellites > 3 || hasAltitude { newMode = 3 }
+        commit(newMode, setsAltitude: false, registered: registered, gsaTalker: 0)
+    }
+
+    mutating func gll(_ g: borrowing GLL) {
+        var newMode: UInt8 = 1
+        let valid = g.isValid, indicator = g.mode, hasPosition = g.latitudeDegrees != nil
+        if valid && indicator != .notValid && hasPosition {
+            if hasAltitude || gsaSatellites > 3 { newMode = 3 }
+            else if mode < 2 || !old.hasAltitude { newMode = 2 }
+            else { newMode = 0 }
+        }
+        commit(newMode, setsAltitude: false, registered: g.time, gsaTalker: 0)
+    }
+
+    mutating func gns(_ g: borrowing GNS) {
         var newMode: UInt8?
         var setsAltitude = false
-        var registered: UTCTimeOfDay?
-        var isGSA = false
-        switch sentence.message {
-        case .gga(let g):
-            ggaLatched = ggaTalker != 0 && ggaTalker != talker ? false : g.time == ggaTime
-            ggaTalker = talker
-            if !ggaLatched { ggaTime = g.time }
-            registered = g.time
-            let satellites = g.satellitesUsed ?? 0
+        let indicator = g.mode
+        if indicator == nil || indicator == .notValid {
+            newMode = 1
+        } else if g.navigationStatusValid {
+            newMode = 1
             if g.latitudeDegrees != nil {
                 newMode = 2
                 if g.altitudeMSLMeters != nil {
                     setsAltitude = true
-                    if satellites >= 4 { newMode = 3 }
-                }
-                if satellites < 3 { newMode = 1 }
-            } else {
-                newMode = 1
-            }
-        case .rmc(let r):
-            if !r.isValid {
-                newMode = 1
-                break
-            }
-            if r.date != nil, r.time != nil {
-                dateKnown = true
-                registered = r.time
-            }
-            if r.latitudeDegrees != nil {
-                newMode = last.mode == 3 ? 3 : 2
-            } else {
-                newMode = 1
-            }
-            if gsaSatellites > 3 || hasAltitude { newMode = 3 }
-        case .gll(let g):
-            registered = g.time
-            if g.isValid && g.mode != .notValid && g.latitudeDegrees != nil {
-                if hasAltitude || gsaSatellites > 3 { newMode = 3 }
-                else if mode < 2 || !old.hasAltitude { newMode = 2 }
-                else { newMode = 0 }
-            } else {
-                newMode = 1
-            }
-        case .gns(let g):
-            registered = g.time
-            if g.mode == nil || g.mode == .notValid {
-                newMode = 1
-            } else if g.navigationStatusValid {
-                if g.latitudeDegrees != nil {
-                    newMode = 2
-                    if g.altitudeMSLMeters != nil {
-                        setsAltitude = true
-                        if (g.satellitesUsed ?? 0) > 3 { newMode = 3 }
-                    }
-                } else {
-                    newMode = 1
+                    if (g.satellitesUsed ?? 0) > 3 { newMode = 3 }
                 }
             }
-        case .zda(let z):
-            registered = z.time
-            if z.date != nil { dateKnown = true }
-        case .gsa(let g):
-            isGSA = true
-            if ggaLatched { break }
-            if previousGSATalker == 0 || (talker == previousGSATalker && talker != 0x4E) { gsaSatellites = 0 }
-            gsaSatellites += g.usedCount
-            if talker != 0x50 { sawOtherGSA = true }                        // not GP
-            if let t = g.fixType, !(sawOtherGSA && talker == 0x50) { newMode = t }
-        case .vtg, .gst, .gsv, .hdt, .ths, .proprietary, .other, .invalid:
-            break
-        case .encapsulated:
-            return                                                          // AIS: not NMEA to gpsd
         }
-        previousGSATalker = isGSA ? talker : 0
+        commit(newMode, setsAltitude: setsAltitude, registered: g.time, gsaTalker: 0)
+    }
 
+    mutating func zda(_ z: borrowing ZDA) {
+        if z.date != nil { dateKnown = true }
+        commit(nil, setsAltitude: false, registered: z.time, gsaTalker: 0)
+    }
+
+    mutating func gsa(_ g: borrowing GSA, talker: UInt8) {
+        guard !ggaLatched else { return commit(nil, setsAltitude: false, registered: nil, gsaTalker: talker) }
+        if previousGSATalker == 0 || (talker == previousGSATalker && talker != 0x4E) { gsaSatellites = 0 }
+        gsaSatellites += g.usedCount
+        if talker != 0x50 { sawOtherGSA = true }                                // not GP
+        var newMode: UInt8?
+        if let t = g.fixType, !(sawOtherGSA && talker == 0x50) { newMode = t }
+        commit(newMode, setsAltitude: false, registered: nil, gsaTalker: talker)
+    }
+
+    /// Any other NMEA sentence (VTG, GSV, GST, HDT, proprietary, unknown …): no mode; it ends a run of GSA.
+    /// (AIS sentences are not NMEA to gpsd: they are not passed here.)
+    mutating func otherSentence() {
+        commit(nil, setsAltitude: false, registered: nil, gsaTalker: 0)
+    }
+
+    /// The end of every sentence: gpsd's "don't downgrade", the cycle's clear, the merge, the error
+    /// model's last and old fix. `gsaTalker`: second talker letter of a GSA, 0 for other sentences.
+    private mutating func commit(_ mode: UInt8?, setsAltitude: Bool, registered: UTCTimeOfDay?, gsaTalker: UInt8) {
+        var newMode = mode
+        previousGSATalker = gsaTalker
         // Don't downgrade a merged 3D fix while an altitude is held.
-        if let m = newMode, mode == 3, m != 1, last.hasAltitude || old.hasAltitude { newMode = 3 }
+        if let m = newMode, self.mode == 3, m != 1, last.hasAltitude || old.hasAltitude { newMode = 3 }
         // The first timed sentence of a new cycle clears the merged fix (after it was decoded).
         if let time = registered?.nanoseconds {
             if registeredTime.map({ abs(time - $0) > 10_000_000 }) ?? true {
-                mode = 0
+                self.mode = 0
                 hasAltitude = false
                 hasTime = false
             }
             registeredTime = time
         }
-        if let m = newMode { mode = m }
+        if let m = newMode { self.mode = m }
         if setsAltitude { hasAltitude = true }
         if let time = registered?.nanoseconds, dateKnown {
             hasTime = true
@@ -148,7 +156,7 @@ struct FixModeRules: Sendable {
         }
         if hasTime {
             if abs(timeOfDayNanoseconds - last.timeOfDayNanoseconds) > 9_900_000 { old = last }
-            last = Snapshot(mode: mode, hasAltitude: hasAltitude, timeOfDayNanoseconds: timeOfDayNanoseconds)
+            last = Snapshot(mode: self.mode, hasAltitude: hasAltitude, timeOfDayNanoseconds: timeOfDayNanoseconds)
         }
     }
 }
