@@ -39,8 +39,6 @@ public struct CycleEnderLearner: Sendable {
     public private(set) var periodNanoseconds: Int64 = 0
     /// The ender predicted for the current cycle (`CycleEnder.none` when there is none).
     public private(set) var predicted = CycleEnder.none
-    /// Times a learned pattern broke (the history was found inconsistent after it had predicted).
-    public private(set) var patternBreaks = 0
     /// Predicted enders that were followed by more of their cycle (`noteWrongEnder`).
     public private(set) var wrongPredictions = 0
     /// How many cycles in a row a pattern must have held to be trusted: 2 at first, the whole history
@@ -62,7 +60,6 @@ public struct CycleEnderLearner: Sendable {
     /// The last eligible sentence of the current cycle so far.
     private var lastEnder = CycleEnder.none
     private var cycleTime: Int64?
-    private var wasPredicting = false
 
     public init() {}
 
@@ -77,8 +74,8 @@ public struct CycleEnderLearner: Sendable {
         signatureCount = 0
         tableOverflowed = false
         lastEnder = .none
-        predicted = periodNanoseconds > 0 ? predict(for: index(of: time), wholeSecond: isWholeSecondInFasterStream(time)) : .none
-        if predicted != .none { wasPredicting = true }
+        predicted = periodNanoseconds > 0
+            ? predict(for: index(of: time), wholeSecond: isWholeSecondInFasterStream(time)) : .none
     }
 
     /// Counts one sentence of the current cycle (`signature` from `CycleEnder.signature`, nil for a
@@ -146,8 +143,6 @@ public struct CycleEnderLearner: Sendable {
 
     private mutating func clearHistory() {
         history = .init(repeating: Observation())
-        if wasPredicting { patternBreaks += 1 }
-        wasPredicting = false
     }
 
     /// Epoch spacing: the first one sets the period; a multiple of it (a dropped epoch) or a gap of more
@@ -172,7 +167,8 @@ public struct CycleEnderLearner: Sendable {
     }
 
     /// The ender of cycle `n - P` for the smallest pattern length `P` that held over the last
-    /// `max(2P, requiredStretch)` cycles; `.none` when no pattern does.
+    /// `max(2P, requiredStretch)` cycles; `.none` when no pattern does. (`mutating` only so that self
+    /// is passed by address.)
     private mutating func predict(for n: Int64, wholeSecond: Bool) -> CycleEnder {
         let cyclesPerSecond = wholeSecond ? 1_000_000_000 / periodNanoseconds : 0
         let span = history.span
@@ -184,11 +180,6 @@ public struct CycleEnderLearner: Sendable {
                 return source
             }
             p += 1
-        }
-        if wasPredicting {
-            // A learned pattern no longer holds (a sentence after the ender, a lost one).
-            patternBreaks += 1
-            wasPredicting = false
         }
         return .none
     }
