@@ -58,6 +58,9 @@ public struct GPSSettings: Sendable, Equatable {
     public var strict = false
     /// No fix for this long: the fix LED blinks fast and the GPS counts as silent, seconds.
     public var staleSeconds = 3.0
+    /// An epoch whose learned cycle ender does not come closes when the line has been quiet for this
+    /// fraction of the receiver's cycle after its last byte (0: only the next epoch closes it).
+    public var quietCloseFraction = 0.25
 }
 
 /// Which IMU to expect: probe, none, or a specific chip (checked against the probe's result).
