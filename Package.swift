@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "Receiver", "TestSupport"],
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "NMEA", "Receiver", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "CBundledData", "TestSupport"], swiftSettings: strict),
