@@ -11,6 +11,14 @@ public struct WatchSchedule: Sendable, Equatable {
     public var nextDueNanoseconds: Int64?
     /// Frames drawn so far (skipped ones not counted).
     public var frames: Int64 = 0
+    /// A streaming view (`nmea`): the next line to print; nil until the first frame.
+    public var nextLine: UInt64?
+
+    /// True for views whose new lines are printed as they come instead of redrawn.
+    public var streams: Bool {
+        if case .nmea = view { return true }
+        return false
+    }
 
     public init(view: ConsoleView, hertz: Double) {
         self.view = view
@@ -20,6 +28,7 @@ public struct WatchSchedule: Sendable, Equatable {
 
     /// True when a frame is due at `now`.
     public func isDue(at now: Int64) -> Bool {
+        if streams { return true }      // new lines go out at every tick, as they arrive
         guard let due = nextDueNanoseconds else { return true }
         return now >= due
     }

@@ -32,7 +32,8 @@ public struct SimulatedNMEAEpoch {
         return true
     }
 
-    private var seconds: Double { Double(timeOfDayMilliseconds) / 1000 }
+    /// Seconds since the drive started (12:00:00 UTC).
+    private var seconds: Double { Double(timeOfDayMilliseconds - 43_200_000) / 1000 }
     /// Degrees of latitude and longitude now (10 m/s east: 1.33e-4° of longitude a second at 47.6°).
     private var latitude: Double { 47.6 }
     private var longitude: Double { -122.3 + seconds * 1.333e-4 }

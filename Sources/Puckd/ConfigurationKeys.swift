@@ -43,7 +43,7 @@ public enum ConfigurationKeys {
         .boolean("gps", "strict", \.gps.strict, doc: "drop sentences that carry no checksum"),
         .decimal("gps", "stale_s", \.gps.staleSeconds, 0.5...3600, unit: "seconds",
                  doc: "no fix for this long: the fix LED blinks fast and the GPS counts as a fault", live: true),
-    ]
+    ] + receiverKeys
 
     static let imu: [ConfigurationKey] = [
         .text("imu", "bus", \.imu.bus, allowed: "/dev/i2c-N or adapter:NAME (the name in /sys/class/i2c-adapter)",

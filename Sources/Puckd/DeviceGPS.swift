@@ -42,6 +42,7 @@ extension Device {
             if n < readBuffer.count { break }
         }
         noteGPSStatus(gps.status)
+        if let rate = serviceReceiver(&gps, nowNanoseconds: now) { return rate }
         let delivered = pipeline.framer.counters.sentencesDelivered
         if delivered != lastSentenceCount {
             lastSentenceCount = delivered
@@ -71,7 +72,10 @@ extension Device {
     /// Runs bytes through the pipeline and handles the completed fixes.
     func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64) {
         var pending = PendingFixes()
-        pipeline.feed(bytes) { fix in pending.append(fix) }
+        observeReceiverBytes(bytes, nowNanoseconds: now)
+        pipeline.feed(bytes, onSentence: { s, c in observeReceiverSentence(s, c, nowNanoseconds: now) }) { fix in
+            pending.append(fix)
+        }
         var i = 0
         while i < pending.count {
             handleFix(pending[i], nowNanoseconds: now)
