@@ -118,6 +118,9 @@ public enum ReceiverView {
             return
         default:
             out.append(status.phase.name)
+            if status.phase == .done && status.lastRunNanoseconds > 0 {
+                out.append(" in "); out.append(Double(status.lastRunNanoseconds) / 1e9, decimals: 1); out.append(" s")
+            }
         }
         var first = true
         for raw in 0..<ReceiverSetting.count {
@@ -141,6 +144,8 @@ public enum ReceiverView {
         o.string("identifiedBy", status.identity.evidence.name, &out)
         o.string("phase", status.phase.name, &out)
         o.integer("portBaudRate", status.portBaudRate, &out)
+        o.number("lastRunSeconds", status.lastRunNanoseconds > 0 ? Double(status.lastRunNanoseconds) / 1e9 : nil,
+                 decimals: 3, &out)
         o.key("settings", &out)
         var g = JSONWriter.begin(&out)
         for raw in 0..<ReceiverSetting.count {

@@ -27,6 +27,7 @@ extension ReceiverConfigurator {
             return
         }
         status.counters.runs &+= 1
+        runStartedNanoseconds = now
         resetOutcomes()
         events.push(.configuring(reason))
         phase = .waitingForLink
@@ -43,7 +44,8 @@ extension ReceiverConfigurator {
         switch identity.family {
         case nil: probes = timing.attempts
         case .ublox(let generation)? where generation == 0: probes = timing.attempts
-        case _? where identity.evidence == .configuration: probes = 1   // learn the model; not needed to go on
+        case _? where identity.evidence == .configuration || identity.model.isEmpty:
+            probes = 1      // learn the model (and check the family); not needed to go on
         default: probes = 0
         }
         if probes > 0 {
@@ -89,6 +91,7 @@ extension ReceiverConfigurator {
         deadlineNanoseconds = .max
         needsWrite = false
         status.counters.completedRuns &+= 1
+        status.lastRunNanoseconds = now &- runStartedNanoseconds
         events.push(.finished)
     }
 

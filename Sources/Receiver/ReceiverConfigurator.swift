@@ -72,6 +72,7 @@ public struct ReceiverConfigurator: Sendable {
     var switchFromBaudRate = 0
     var baudAcknowledged = false
     var probeAttempts = 0
+    var runStartedNanoseconds: Int64 = 0
     /// The family the run's commands were chosen for.
     var assumedFamily: ReceiverFamily?
 

@@ -56,6 +56,17 @@ public struct ReceiverIdentity: Sendable, Equatable {
         self.evidence = evidence
     }
 
+    /// A restart announcement: another receiver may have been plugged in. The family stays as a guess
+    /// (weakest evidence, so the announcement and the replies that follow decide), the texts go.
+    mutating func forgetForRestart() {
+        if evidence > .traffic { evidence = .traffic }
+        model = ReceiverText()
+        firmware = ReceiverText()
+        hardware = ReceiverText()
+        protocolVersion = 0
+        if case .ublox? = family { family = .ublox(generation: 0) }
+    }
+
     /// Sets the u-blox generation from the hardware version or protocol version when known.
     mutating func resolveUbloxGeneration() {
         guard case .ublox(let generation)? = family else { return }

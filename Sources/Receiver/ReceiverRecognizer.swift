@@ -26,7 +26,10 @@ public enum ReceiverRecognizer {
             } else if matches(s, at: 1, "PMTK010") || matches(s, at: 1, "PMTK011") {
                 // $PMTK011,MTKGPS then $PMTK010,001 (start-up) at power-on: the second marks the restart
                 // (once); $PMTK010,002 = extension data (EPO) needed, not a restart.
-                if matches(s, at: 1, "PMTK010") && field(s, 1, equals: "001") { clue.insert(.restarted) }
+                if matches(s, at: 1, "PMTK010") && field(s, 1, equals: "001") {
+                    clue.insert(.restarted)
+                    identity.forgetForRestart()
+                }
                 learnMediaTek(&identity, evidence: .announcement)
             } else if matches(s, at: 1, "PMTK001") {
                 learnMediaTek(&identity, evidence: .traffic)
@@ -80,8 +83,10 @@ public enum ReceiverRecognizer {
     private static func observeTXT(_ text: UnsafeRawBufferPointer, into identity: inout ReceiverIdentity) -> Clue {
         var clue: Clue = []
         if contains(text, "u-blox") {
+            // The first line a u-blox prints after power-on or reset: what follows describes it anew.
+            identity.forgetForRestart()
             identity.learn(.ublox(generation: 0), evidence: .announcement)
-            clue.insert(.restarted)      // the first line a u-blox prints after power-on or reset
+            clue.insert(.restarted)
         } else if let rest = after(text, "HW ") {
             identity.learn(.ublox(generation: 0), evidence: .announcement)
             // "HW UBX-M8030 00080000": the hardware version is the last word.

@@ -66,6 +66,9 @@ public struct ReceiverStatus: Sendable {
     public var lastRefusalFlag = -1
     /// The port's line speed as configured now, bits per second.
     public var portBaudRate = 0
+    /// How long the last complete run took, from the port opening (or the restart) to the last reply,
+    /// nanoseconds; 0 before the first.
+    public var lastRunNanoseconds: Int64 = 0
     /// Command counters.
     public var counters = ReceiverCounters()
 

@@ -199,3 +199,34 @@ import Receiver
         #expect(slow < text.count / 4)
     }
 }
+
+/// The figures of the report: for each twin, the synthetic time from the port opening to the last
+/// acknowledgement (a receiver at 1 Hz, 9600 baud; the full BerryGPS-style request: 10 Hz, 115200 baud,
+/// the needed sentences, constellations), the commands and bytes it took. Deterministic (synthetic
+/// clock), so the bounds are checked.
+@Suite struct ReceiverConfigurationFigures {
+    enum Twin: String, CaseIterable { case m8, m9, m10, mtk3339, l76b }
+
+    @Test(arguments: Twin.allCases) func configurationTime(twin kind: Twin) {
+        let twin: SimulatedGNSSReceiver
+        var constellations: GNSSConstellations = [.gps, .galileo, .glonass, .sbas, .qzss]
+        var port = 9600
+        switch kind {
+        case .m8: twin = SimulatedUbloxReceiver(generation: .m8, startNanoseconds: 0)
+        case .m9: twin = SimulatedUbloxReceiver(generation: .m9, startNanoseconds: 0); port = 38400
+        case .m10: twin = SimulatedUbloxReceiver(generation: .m10, startNanoseconds: 0)
+        case .mtk3339: twin = SimulatedMediaTekReceiver(model: .mtk3339, startNanoseconds: 0); constellations = [.gps, .sbas, .qzss]
+        case .l76b: twin = SimulatedMediaTekReceiver(model: .quectelL76B, startNanoseconds: 0); constellations = [.gps, .beidou, .qzss]
+        }
+        var link = TwinLink(twin: twin, settings: ReceiverTwinTests.settings(nil, constellations: constellations), portBaudRate: port)
+        link.run(for: 30_000_000_000)
+        let s = link.configurator.status
+        #expect(s.phase == .done)
+        let seconds = Double(s.lastRunNanoseconds) / 1e9
+        print("figure: \(kind.rawValue): configured in \(seconds) s (synthetic), \(s.counters.commandsSent) commands, "
+            + "\(s.counters.bytesWritten) bytes, \(s.counters.acknowledged) acknowledged, \(s.counters.refused) refused, "
+            + "\(s.counters.timeouts) timeouts")
+        #expect(seconds < 12)
+        #expect(s.counters.timeouts <= 3)    // only the probe's unanswered part (MON-VER to a MediaTek, …)
+    }
+}

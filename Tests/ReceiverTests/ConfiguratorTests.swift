@@ -19,8 +19,10 @@ import TestSupport
     static func answerPMTK(_ link: inout ScriptedLink, flags: [Int: Int] = [:], lastAnswered: inout Int) {
         guard link.written.count > lastAnswered else { return }
         lastAnswered = link.written.count
-        let text = link.lastText
-        guard text.hasPrefix("$PMTK"), text.count >= 8, let command = Int(text.dropFirst(5).prefix(3)) else { return }
+        let written = link.lastText
+        guard let start = written.firstRange(of: "$PMTK")?.lowerBound else { return }   // a probe starts with MON-VER
+        let text = written[start...]
+        guard text.count >= 8, let command = Int(text.dropFirst(5).prefix(3)) else { return }
         if command == 605 {
             link.sentence("$PMTK705,AXN_2.31_3339_13101700,5632,PA6H,1.0*6B")
         } else if command != 251 {
@@ -211,9 +213,37 @@ import TestSupport
         }
         #expect(link.configurator.status.counters.completedRuns == 2)
         #expect(link.configurator.status.counters.receiverRestarts == 1)
-        // The family and model are known from the first run: no probe, the two commands again.
-        #expect(link.written.count == before + 2)
+        // A restart may be another receiver: it is asked who it is again, then the two commands.
+        #expect(link.written.count == before + 3)
+        #expect(String(decoding: link.written[before], as: UTF8.self) == "$PMTK605*31\r\n")
         #expect(link.events.contains(.configuring(.receiverRestarted)))
+    }
+
+    @Test func anotherReceiverAfterARestartGetsItsOwnCommands() {
+        var s = Self.mtkSettings()
+        s.family = nil
+        var link = ScriptedLink(s)
+        var answered = 0
+        link.run(for: 6_000_000_000) { l in
+            if l.now % 200_000_000 == 0 { l.sentence(Self.rmc) }
+            Self.answerPMTK(&l, lastAnswered: &answered)
+        }
+        #expect(link.configurator.status.identity.family == .mediatek)
+        // A u-blox M8 is plugged in instead: its start-up text.
+        for line in ["$GNTXT,01,01,02,u-blox AG - www.u-blox.com*4E", "$GNTXT,01,01,02,HW UBX-M8030 00080000*60",
+                     "$GNTXT,01,01,02,PROTVER=18.00*11"] { link.sentence(line) }
+        let before = link.written.count
+        answered = before
+        link.run(for: 6_000_000_000) { l in
+            if l.now % 200_000_000 == 0 { l.sentence(Self.rmc) }
+            guard l.written.count > answered, let f = l.written.last, f[0] == 0xB5 else { return }
+            answered = l.written.count
+            if f[2] == 0x06 { l.ubx(.ackAck, [f[2], f[3]]) }
+        }
+        #expect(link.configurator.status.identity.family == .ublox(generation: 8))
+        #expect(link.written[before...].allSatisfy { $0[0] == 0xB5 })
+        #expect(link.configurator.status.outcome(.rate) == .applied)
+        #expect(link.configurator.status.counters.completedRuns == 2)
     }
 
     @Test func nmeaAfterASilenceConfiguresAgain() {
