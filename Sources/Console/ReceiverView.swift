@@ -65,7 +65,7 @@ public enum ReceiverView {
     /// "rate 10 Hz applied" / "constellations gps,glonass refused (unsupported)".
     public static func appendOutcome(_ setting: ReceiverSetting, _ status: ReceiverStatus, to out: inout OutputBuffer) {
         let outcome = status.outcome(setting)
-        if setting != .save {
+        if setting != .save && setting != .baud {
             out.append(setting.name); out.append(UInt8(ascii: " "))
         }
         appendRequest(setting, status.settings, to: &out)

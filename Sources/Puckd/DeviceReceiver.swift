@@ -199,7 +199,7 @@ extension Device {
             }
             guard asked else { continue }
             out.removeAll()
-            if setting != .save { out.append(setting.name); out.append(UInt8(ascii: " ")) }
+            if setting != .save && setting != .baud { out.append(setting.name); out.append(UInt8(ascii: " ")) }
             ReceiverView.appendRequest(setting, s, to: &out)
             parts.append(out.string)
         }
