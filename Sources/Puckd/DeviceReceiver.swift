@@ -119,6 +119,18 @@ extension Device {
         link.configurator.portBaudRateFailed(nowNanoseconds: now)
     }
 
+    /// The receiver's identity, when it differs from what the log said last.
+    func logIdentity(_ identity: ReceiverIdentity) {
+        let link = receiverLink
+        guard identity.family != nil, identity.family != link.loggedFamily || !(identity.model == link.loggedModel) else { return }
+        link.loggedFamily = identity.family
+        link.loggedModel = identity.model
+        output.line { out in
+            out.append("gps: receiver: "); ReceiverView.appendIdentity(identity, to: &out)
+            out.append(", recognized from "); out.append(identity.evidence.name)
+        }
+    }
+
     /// Says once in the log what changed: who the receiver is, each setting's outcome (a refusal or
     /// silence once, not at every run), line-speed switches and losses.
     func logReceiverEvents() {
@@ -127,13 +139,10 @@ extension Device {
             let status = link.configurator.status
             switch event {
             case .recognized:
-                guard status.identity.family != link.loggedFamily || !(status.identity.model == link.loggedModel) else { continue }
-                link.loggedFamily = status.identity.family
-                link.loggedModel = status.identity.model
-                output.line { out in
-                    out.append("gps: receiver: "); ReceiverView.appendIdentity(status.identity, to: &out)
-                    out.append(", recognized from "); out.append(status.identity.evidence.name)
-                }
+                // Once the model is known (the start-up text comes line by line); a receiver that never
+                // names its model is logged when the run ends.
+                guard !status.identity.model.isEmpty else { continue }
+                logIdentity(status.identity)
             case .notRecognized:
                 guard !link.loggedUnrecognized else { continue }
                 link.loggedUnrecognized = true
@@ -171,6 +180,7 @@ extension Device {
                     out.append(" baud, only noise (did the receiver lose power?): trying "); out.append(int: to)
                 }
             case .finished:
+                logIdentity(status.identity)
                 guard status.counters.completedRuns > 1 else { continue }
                 output.line { out in
                     out.append("gps: receiver configured again: "); ReceiverView.appendSummary(status, to: &out)

@@ -88,14 +88,15 @@ check_eq "'rate 10 Hz applied' said once" 1 "$(log_count puckd "gps: receiver: r
 
 # --- 3. another receiver on the line: a MediaTek MTK3339 (PMTK) ---------------------------------
 hil_gps twin mtk3339
-check "recognized as MediaTek PA6H ($PMTK705)" wait_for 60 log_has puckd \
+check "recognized as MediaTek PA6H (\$PMTK705)" wait_for 60 log_has puckd \
     'gps: receiver: MediaTek PA6H \(AXN_2.31_3339_13101700\), recognized from its version reply'
 check "the MTK3339 was told 10 Hz (\$PMTK220)" wait_for 60 twin_is period_ms 100
 check "... and the sentences (\$PMTK314)" twin_is sentences GGA,GSA,GST,GSV,RMC
 check "puckd sent \$PMTK220,100*2F on the UART" hil_gps_captured '$PMTK220,100*2F'
 check "log: its refusal of GLONASS said once (\$PMTK001 flag 1)" wait_for 30 log_has puckd \
     'gps: receiver: constellations gps,glonass,qzss,sbas partly applied \(\$PMTK001 flag 1: unsupported\); puckd goes on with what the receiver sends'
-check_eq "... once" 1 "$(log_count puckd 'constellations gps,glonass,qzss,sbas partly applied')"
+check_eq "... once" 1 "$(log_count puckd 'gps: receiver: constellations gps,glonass,qzss,sbas partly applied')"
+check_eq "the start-up text and the version reply: one line for the MediaTek" 1 "$(log_count puckd 'gps: receiver: MediaTek')"
 status=$(puckd_json puckd status)
 check_match "status says it" '"family":"MediaTek","model":"PA6H".*"constellations":"partly applied"' "$status"
 check_match "a 3D fix from it" '"fix":\{"mode":"3D"' "$status"
