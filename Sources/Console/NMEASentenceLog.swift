@@ -1,8 +1,12 @@
 /// The receiver's traffic as it arrives, for the console's `nmea` view and `watch nmea` (puckd holds
 /// the port, so nothing else can show it): the last `capacity` lines — sentences received, UBX frames
 /// received, commands puckd sent — each with its monotonic time, in fixed slots of `lineBytes` bytes
-/// (longer lines are cut). The device records as it reads; nothing is allocated.
-public struct NMEASentenceLog: Sendable {
+/// (longer lines are cut). The device records as it reads; nothing is allocated after `init`.
+///
+/// A class over one buffer allocated at start-up, so that `ConsoleState` stays small (a debug build
+/// copies a borrowed struct's fields onto the stack): the device loop writes it and the console
+/// session reads it, on the loop's one thread.
+public final class NMEASentenceLog: @unchecked Sendable {
     /// Lines kept.
     public static let capacity = 64
     /// Bytes kept of each line.
@@ -20,17 +24,22 @@ public struct NMEASentenceLog: Sendable {
         case command
     }
 
-    private var bytes = InlineArray<7680, UInt8>(repeating: 0)        // capacity × lineBytes
+    private let bytes: UnsafeMutableRawBufferPointer         // capacity × lineBytes
     private var lengths = InlineArray<64, UInt8>(repeating: 0)
     private var kinds = InlineArray<64, UInt8>(repeating: 0)
     private var times = InlineArray<64, Int64>(repeating: 0)
     /// Lines recorded since start (the newest has number `recorded - 1`).
     public private(set) var recorded: UInt64 = 0
 
-    public init() {}
+    public init() {
+        bytes = .allocate(byteCount: Self.capacity * Self.lineBytes, alignment: 1)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit { bytes.deallocate() }
 
     /// Records a received sentence (bytes from `$` to before `*`); `verified` adds its `*hh`.
-    public mutating func recordSentence(_ body: UnsafeRawBufferPointer, verified: Bool, atNanoseconds t: Int64) {
+    public func recordSentence(_ body: UnsafeRawBufferPointer, verified: Bool, atNanoseconds t: Int64) {
         let slot = begin(verified ? .sentence : .uncheckedSentence, t)
         var n = 0
         var sum: UInt8 = 0
@@ -50,7 +59,7 @@ public struct NMEASentenceLog: Sendable {
     }
 
     /// Records a UBX frame from the receiver: class, id, then the payload (cut to fit).
-    public mutating func recordUBX(messageClass: UInt8, id: UInt8, payload: UnsafeRawBufferPointer, atNanoseconds t: Int64) {
+    public func recordUBX(messageClass: UInt8, id: UInt8, payload: UnsafeRawBufferPointer, atNanoseconds t: Int64) {
         let slot = begin(.ubxFrame, t)
         let base = slot * Self.lineBytes
         bytes[base] = messageClass
@@ -66,7 +75,7 @@ public struct NMEASentenceLog: Sendable {
     }
 
     /// Records a command puckd wrote to the receiver.
-    public mutating func recordCommand(_ command: UnsafeRawBufferPointer, atNanoseconds t: Int64) {
+    public func recordCommand(_ command: UnsafeRawBufferPointer, atNanoseconds t: Int64) {
         let slot = begin(.command, t)
         var n = 0
         while n < command.count && n < Self.lineBytes {
@@ -76,7 +85,7 @@ public struct NMEASentenceLog: Sendable {
         lengths[slot] = UInt8(n)
     }
 
-    private mutating func begin(_ kind: Kind, _ t: Int64) -> Int {
+    private func begin(_ kind: Kind, _ t: Int64) -> Int {
         let slot = Int(recorded % UInt64(Self.capacity))
         kinds[slot] = kind.rawValue
         times[slot] = t
@@ -93,8 +102,7 @@ public struct NMEASentenceLog: Sendable {
         let slot = Int(number % UInt64(Self.capacity))
         let kind = Kind(rawValue: kinds[slot]) ?? .sentence
         let length = Int(lengths[slot])
-        return withUnsafeBytes(of: bytes) { raw in
-            body(kind, times[slot], UnsafeRawBufferPointer(rebasing: raw[slot * Self.lineBytes..<slot * Self.lineBytes + length]))
-        }
+        return body(kind, times[slot],
+                    UnsafeRawBufferPointer(rebasing: bytes[slot * Self.lineBytes..<slot * Self.lineBytes + length]))
     }
 }

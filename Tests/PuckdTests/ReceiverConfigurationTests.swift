@@ -99,6 +99,27 @@ import TestSupport
         #expect(log.ranges(of: "gps: receiver: rate 10 Hz applied").count + 1 == 2)
     }
 
+    @Test func autoBaudFindsTheReceiverAgainAfterAPowerLoss() throws {
+        // [gps] baud = auto: auto-baud locks at 9600, the configurator switches both ends to 115200
+        // (auto-baud adopts it); after a power loss auto-baud hunts the factory speed again and the
+        // receiver is configured once more.
+        let twin = SimulatedUbloxReceiver(generation: .m8, startNanoseconds: 1_000_000_000_000)
+        let h = try ReceiverTwinDevice(twin: twin, overrides: Self.berryGPS + ["gps.baud=auto"])
+        defer { h.removeDirectory() }
+        h.run(for: 15_000_000_000)
+        #expect(twin.baudRate == 115200 && h.source.baudRate == 115200)
+        #expect(h.device.baudSearch?.currentBaud == 115200)
+        #expect(h.device.baudSearch?.state == .locked)
+        twin.powerCycle(nowNanoseconds: h.now)
+        h.run(for: 60_000_000_000)
+        #expect(twin.baudRate == 115200 && twin.current.periodMilliseconds == 100)
+        #expect(h.source.baudRate == 115200)
+        #expect(h.status.counters.completedRuns == 2)
+        let log = h.output
+        #expect(log.contains("gps: auto-baud: no NMEA at the previous rate, trying"))
+        #expect(log.contains("gps: receiver configured again:"))
+    }
+
     @Test func neverMeansNothingIsWritten() throws {
         let twin = SimulatedUbloxReceiver(generation: .m8, startNanoseconds: 1_000_000_000_000)
         let h = try ReceiverTwinDevice(twin: twin, overrides: Self.berryGPS + ["gps.configure=never"])
