@@ -179,7 +179,7 @@ public enum HelpText {
             Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events) in place HZ times \
             per second, 0.1…60, default 1. Ctrl-C (or q) stops. Without a terminal, prints one frame per \
             interval; in json mode, one JSON line per frame. watch nmea prints the receiver's new lines as \
-            they arrive instead (HZ does not apply).\n
+            they arrive instead (every 50 ms; HZ does not apply).\n
             """
         case .json:
             """

@@ -14,6 +14,9 @@ public struct WatchSchedule: Sendable, Equatable {
     /// A streaming view (`nmea`): the next line to print; nil until the first frame.
     public var nextLine: UInt64?
 
+    /// How often a streaming view prints what came since.
+    public static let streamIntervalNanoseconds: Int64 = 50_000_000
+
     /// True for views whose new lines are printed as they come instead of redrawn.
     public var streams: Bool {
         if case .nmea = view { return true }
@@ -28,7 +31,6 @@ public struct WatchSchedule: Sendable, Equatable {
 
     /// True when a frame is due at `now`.
     public func isDue(at now: Int64) -> Bool {
-        if streams { return true }      // new lines go out at every tick, as they arrive
         guard let due = nextDueNanoseconds else { return true }
         return now >= due
     }
@@ -36,6 +38,11 @@ public struct WatchSchedule: Sendable, Equatable {
     /// Schedules the frame after the one drawn at `now`: one interval after the previous due time,
     /// or after `now` when the device fell behind by a whole interval (no burst of catch-up frames).
     public mutating func advance(from now: Int64) {
+        if streams {
+            // New lines go out 20 times a second whatever HZ says: as they arrive, in few writes.
+            nextDueNanoseconds = now &+ Self.streamIntervalNanoseconds
+            return
+        }
         let base = nextDueNanoseconds ?? now
         var next = base &+ intervalNanoseconds
         if next <= now { next = now &+ intervalNanoseconds }

@@ -184,4 +184,35 @@ import TestSupport
         #expect(warm.baudRate == 115200)
         #expect(allocations == 0)
     }
+
+    @Test func watchNMEAWhileConfiguringAllocatesNothing() throws {
+        // The console streams the traffic (`watch nmea`: sentences, UBX replies, puckd's commands) while
+        // the receiver is configured after a power loss.
+        let twin = SimulatedUbloxReceiver(generation: .m8, startNanoseconds: 1_000_000_000_000)
+        let h = try ReceiverTwinDevice(twin: twin, overrides: Self.berryGPS, console: true)
+        defer { h.removeDirectory() }
+        #expect(h.command("watch nmea").hasPrefix("the receiver's traffic"))
+        h.run(for: 15_000_000_000)
+        twin.powerCycle(nowNanoseconds: h.now)
+        h.run(for: 30_000_000_000)
+        _ = h.consoleOutputText()                           // what the console wrote so far
+        let runs = h.status.counters.completedRuns
+        twin.powerCycle(nowNanoseconds: h.now)
+        let lines = h.device.console!.state.nmea.recorded
+        let frames = h.device.console!.session.counters.watchFrames
+        var allocations: UInt64 = 0
+        let end = h.now + 30_000_000_000
+        while h.now < end {
+            h.now += 2_000_000
+            h.port?.service(nowNanoseconds: h.now)
+            allocations += allocationCount { h.wakeUp() }
+            if h.now % 1_000_000_000 == 0 { _ = h.consoleOutputText() }  // the reader keeps up (outside the count)
+        }
+        #expect(h.status.counters.completedRuns == runs + 1)
+        #expect(h.device.console!.state.nmea.recorded > lines + 500)
+        // New lines go out 20 times a second while any arrive (none during the silence and the
+        // noise at the lost speed): 234 frames in these 30 s.
+        #expect(h.device.console!.session.counters.watchFrames - frames > 150)
+        #expect(allocations == 0)
+    }
 }

@@ -66,6 +66,11 @@ final class ReceiverTwinDevice {
     func command(_ line: String) -> String {
         _ = Array((line + "\n").utf8).withUnsafeBytes { write(consoleInput, $0.baseAddress, $0.count) }
         run(for: 20_000_000)
+        return consoleOutputText()
+    }
+
+    /// What the console wrote since the last read (reading keeps the pipe from filling up).
+    func consoleOutputText() -> String {
         var text: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
