@@ -107,6 +107,12 @@ public enum ConfigurationKeys {
                  doc: "draw the heading fan on the puck"),
         .decimal("tracking", "course_min_speed", \.tracking.courseMinimumSpeedMetersPerSecond, 0...100,
                  unit: "m/s", doc: "slowest speed whose GPS course is used as the bearing"),
+        .boolean("tracking", "heading_course_fallback", \.tracking.headingFallsBackToCourse,
+                 doc: "heading modes turn the map to the GPS course when there is no compass heading (off: as the "
+                     + "SDKs, the map keeps its bearing; docs/tracking.md 4.7)"),
+        .boolean("tracking", "ignore_zero_accuracy", \.tracking.ignoresZeroAccuracyFixes,
+                 doc: "ignore fixes that report 0 m accuracy, as MapLibre does (off: keep them with the accuracy "
+                     + "unknown, for receivers that write 0.0 when they have no estimate; docs/tracking.md Q21)"),
     ]
 
     static let actionCases: [(String, ButtonAction)] = ButtonAction.allCases.map { ($0.name.description, $0) }
