@@ -160,7 +160,7 @@ public final class SimulatedMediaTekReceiver: SimulatedGNSSReceiver {
             var value = -1
             var negative = false
             while i < body.count && body[i] != UInt8(ascii: ",") {
-                if body[i] == UInt8(ascii: "-") { negative = true } else if let d = hexDigit(body[i]), d < 10 {
+                if body[i] == UInt8(ascii: "-") { negative = true } else if let d = Self.hex(body[i]), d < 10 {
                     value = max(0, value) * 10 + Int(d)
                 }
                 i += 1
@@ -174,13 +174,12 @@ public final class SimulatedMediaTekReceiver: SimulatedGNSSReceiver {
     static func number(_ body: UnsafeRawBufferPointer, from: Int, count: Int) -> Int? {
         var v = 0
         for i in from..<(from + count) {
-            guard let d = hexDigit(body[i]), d < 10 else { return nil }
+            guard let d = Self.hex(body[i]), d < 10 else { return nil }
             v = v * 10 + Int(d)
         }
         return v
     }
 
-    static func hexDigit(_ b: UInt8) -> UInt8? { hex(b) }
 
     static func hex(_ b: UInt8) -> UInt8? {
         switch b {

@@ -51,7 +51,7 @@ public struct ReceiverConfigurator: Sendable {
     /// The port's speed is hunted by auto-baud: the configurator does not hunt on link loss.
     let autoBaud: Bool
     /// The port's speed before this configurator changed it ([gps] baud).
-    var baseBaudRate: Int
+    let baseBaudRate: Int
     // The link.
     var validSentences = 0
     var validAtMark = 0
