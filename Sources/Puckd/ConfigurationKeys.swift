@@ -43,7 +43,10 @@ public enum ConfigurationKeys {
         .boolean("gps", "strict", \.gps.strict, doc: "drop sentences that carry no checksum"),
         .decimal("gps", "stale_s", \.gps.staleSeconds, 0.5...3600, unit: "seconds",
                  doc: "no fix for this long: the fix LED blinks fast and the GPS counts as a fault", live: true),
-    ]
+        .decimal("gps", "quiet_close_fraction", \.gps.quietCloseFraction, 0...0.9, unit: "of the receiver's cycle",
+                 doc: "an epoch whose learned last sentence does not come closes after the line is quiet this long "
+                     + "(0: when the next epoch begins)", live: true),
+    ] + receiverKeys
 
     static let imu: [ConfigurationKey] = [
         .text("imu", "bus", \.imu.bus, allowed: "/dev/i2c-N or adapter:NAME (the name in /sys/class/i2c-adapter)",

@@ -84,7 +84,7 @@ struct ConsoleSessionTests {
         let d = ConsoleDriver(interactive: false)
         // The realistic state entered followWithHeading without animation at zoom 0: the follow ease
         // that ran at once ended the 0.3 s zoom-floor ease at its start (one transition, tracking.md 3.8).
-        #expect(d.type("zoom 12\n") == "camera 38.1105013 N 122.6269235 W, zoom 0.00, bearing 271.3\u{00B0}, pitch 0.0\u{00B0}, mode followWithHeading\n")
+        #expect(d.type("zoom 12\n") == "camera 38.1105010 N 122.6269230 W, zoom 0.00, bearing 271.3\u{00B0}, pitch 0.0\u{00B0}, mode followWithHeading\n")
         #expect(d.type("show\n") == "showsUserLocation on\n")
         #expect(d.type("accuracy\n") == "authorization authorized, accuracy full\n")
         #expect(d.type("viewport\n") == "viewport idle\n")
