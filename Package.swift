@@ -16,7 +16,10 @@ let package = Package(
     targets: [
         // C libraries from Debian packages, wrapped as system-library targets.
         .systemLibrary(name: "CSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
-        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CLibgpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // puckd's one GPIO API, a C shim compiled against libgpiod v1 or v2, whichever <gpiod.h> pkg-config
+        // finds (Debian 12: 1.6.3, Debian 13: 2.2.1): the API is chosen at build time, never at run time.
+        .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
         // Linux uAPI pieces that do not import into Swift (ioctl numbers, unions, inline helpers).
         .target(name: "CLinux"),
         // Data compiled into the binary with #embed: the default replay drive and its licence.

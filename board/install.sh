@@ -3,8 +3,10 @@
 # Raspberry Pi OS machine with systemd. Idempotent: run it again after an update.
 #   sudo board/install.sh pi4-berrygps-imu-v4            # profile names: ls board/*.conf
 #   sudo board/install.sh --uninstall [--purge]          # --purge also removes /etc/puckd.conf and state
-# Environment: DESTDIR (stage into a directory: no users, no systemctl, no udevadm), PREFIX
-# (default /usr/local), PUCKD (the binary to install, default .build/device/release/puckd: run `make build`).
+# Environment: DESTDIR (stage into a directory: no users, no systemctl, no udevadm), PREFIX (where
+# bin/puckd and share/doc/puckd go, default /usr/local; the installed unit's ExecStart and
+# Documentation name it), PUCKD (the binary to install, default .build/device/release/puckd: run
+# `make build` as yourself first; installing needs no Swift toolchain).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,7 +67,11 @@ profile=$here/$board.conf
 install -d "$(dirname "$BIN")" "$DOC" "$(dirname "$UNIT")" "$(dirname "$RULES")" "$(dirname "$CONF")"
 install -m 0755 "$PUCKD" "$BIN"
 install -m 0644 "$repo/README.md" "$DOC/README.md"
-install -m 0644 "$here/puckd.service" "$UNIT"
+# The unit names the binary and documentation where PREFIX put them (board/puckd.service says /usr/local).
+sed -e "s|/usr/local/bin/puckd|$PREFIX/bin/puckd|g" -e "s|/usr/local/share/doc/puckd|$PREFIX/share/doc/puckd|g" \
+    "$here/puckd.service" >"$UNIT.tmp"
+chmod 0644 "$UNIT.tmp"
+mv "$UNIT.tmp" "$UNIT"
 install -m 0644 "$repo/udev/99-puckd.rules" "$RULES"
 say "installed $PREFIX/bin/puckd, the systemd unit and the udev rules"
 

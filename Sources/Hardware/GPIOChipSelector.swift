@@ -3,9 +3,11 @@ import Glibc
 /// Which GPIO chip to open: by label (the robust way on Raspberry Pi boards), by kernel name, by device
 /// path, or automatically among the Raspberry Pi header chips.
 ///
-/// Why labels: the Pi 5 header chip was `gpiochip4` until kernel 6.6.45 and is `gpiochip0` since, while
-/// its label stays `pinctrl-rp1`; line *names* differ between boards and kernels too, so lines are
-/// addressed by offset (the BCM GPIO number) on the chip found by label.
+/// Why labels: chip numbers are not stable. The Pi 5 header chip was `gpiochip4` until kernel 6.6.45,
+/// then `gpiochip0`, and recent Pi 5 kernels number the RP1 chips 11–15 and have no gpiochip0 at all,
+/// while the label stays `pinctrl-rp1` (docs/gpio.md). libgpiod v2 has no open-by-label, so label and
+/// automatic selection walk `/dev/gpiochip*` and compare labels, for either API. Line *names* differ
+/// between boards and kernels too, so lines are addressed by offset (the BCM GPIO number) on that chip.
 public enum GPIOChipSelector: Sendable, Equatable, CustomStringConvertible {
     /// The first chip whose label is one of `raspberryPiHeaderLabels`, tried in that order.
     case automatic

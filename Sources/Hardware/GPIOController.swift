@@ -1,6 +1,6 @@
 /// A GPIO chip as the device loop sees it: a few input lines with edge events and a few output lines.
 ///
-/// Two implementations: `LibgpiodGPIOController` (the kernel through libgpiod v1) and `SimulatedGPIO`
+/// Two implementations: `LibgpiodGPIOController` (the kernel through libgpiod v1 or v2) and `SimulatedGPIO`
 /// (the twin for tests and `--board sim`). Both give every requested input a pollable descriptor, so the
 /// loop puts them into its one `poll()` with the other sources.
 ///
@@ -15,8 +15,18 @@ public protocol GPIOController: AnyObject {
     /// Number of lines on the chip (valid offsets are 0 ..< lineCount).
     var lineCount: Int { get }
 
-    /// Requests `configuration.offset` as an input with both-edge events (consumer `puckd`).
+    /// The library behind it, e.g. `libgpiod 2.2.1 (GPIO uAPI v2)`; nil for the simulated twin.
+    var libraryDescription: String? { get }
+
+    /// Edge events the kernel (or the twin) dropped because a line's queue was full, when it can tell.
+    var droppedEventCount: Int { get }
+
+    /// Requests `configuration.offset` as an input with both-edge events (consumer `puckd`) and, when
+    /// `configuration.debounceNanoseconds` > 0, kernel debounce where the kernel offers it.
     func requestInput(_ configuration: GPIOInputConfiguration) throws(GPIOError) -> GPIOLineHandle
+
+    /// Whether the kernel debounces input `line` (`.notRequested` for outputs and lines asked without).
+    func debounceStatus(_ line: GPIOLineHandle) -> GPIODebounceStatus
 
     /// Requests `configuration.offset` as an output driven to `configuration.initiallyActive`.
     func requestOutput(_ configuration: GPIOOutputConfiguration) throws(GPIOError) -> GPIOLineHandle

@@ -27,8 +27,8 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
     case tooManyLines(capacity: Int)
     /// The kernel refused the flags (bias flags need Linux ≥ 5.5; some chips cannot pull).
     case configurationRejected(offset: UInt32, bias: GPIOBias, errno: Int32)
-    /// The kernel lacks the GPIO character-device uAPI v1 that libgpiod 1.x speaks.
-    case characterDeviceV1Missing(chip: String)
+    /// The kernel lacks the GPIO character-device uAPI version (1 or 2) this build's libgpiod speaks.
+    case characterDeviceMissing(chip: String, uapiVersion: Int)
     /// Requesting the line failed for another reason.
     case requestFailed(offset: UInt32, errno: Int32)
     /// `setOutput` on a line that was requested as an input (or the reverse for events).
@@ -56,7 +56,8 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
                 + "then log in again); the rules in udev/ give that group access to /dev/gpiochip*"
         case .chipMissing(let path):
             return "\(path) does not exist: check the chip in the board profile (`puckd gpio chips` lists "
-                + "the chips; on a Pi 5 with a kernel before 6.6.45 the header is gpiochip4)"
+                + "the chips; chip numbers change between kernels, e.g. the Pi 5 header chip has been gpiochip4, gpiochip0 and one of gpiochip11–15: "
+                + "give the label, pinctrl-rp1 on a Pi 5, pinctrl-bcm2711 on a Pi 4)"
         case .notAChip(let path):
             return "\(path) is not a GPIO chip device: give a /dev/gpiochipN path, a chip name or a chip label"
         case .openFailed(let path, let code):
@@ -65,9 +66,7 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
             return "line \(offset) does not exist on \(chip), which has lines 0...\(lineCount - 1): "
                 + "use the BCM GPIO number as the offset on the header chip"
         case .lineBusy(let offset, let consumer, let chip):
-            let who = consumer.map { "consumer \"\($0)\"" } ?? "another consumer"
-            return "line \(offset) on \(chip) is in use by \(who): free it (stop the other program, or remove "
-                + "the dtoverlay that claims the pin, e.g. pps-gpio) or choose another line"
+            return "line \(offset) on \(chip) is in use by " + Self.holderHint(consumer) + ", or choose another line"
         case .lineAlreadyRequested(let offset):
             return "line \(offset) is configured twice: give each button, LED and PPS input its own line"
         case .tooManyLines(let capacity):
@@ -77,9 +76,12 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
             return "the kernel rejected the configuration of line \(offset) with bias \(bias.name) "
                 + "(\(errnoText(code))): bias needs Linux 5.5 or later; set the bias to as-is and fit an "
                 + "external resistor"
-        case .characterDeviceV1Missing(let chip):
-            return "\(chip) does not offer the GPIO uAPI v1 that libgpiod 1.x uses: build the kernel with "
-                + "CONFIG_GPIO_CDEV_V1=y"
+        case .characterDeviceMissing(let chip, let version):
+            return version < 2
+                ? "\(chip) does not offer the GPIO uAPI v1 that libgpiod 1.x uses: build the kernel with "
+                    + "CONFIG_GPIO_CDEV_V1=y, or build puckd against libgpiod 2 (Linux 5.10 or later)"
+                : "\(chip) does not offer the GPIO uAPI v2 that libgpiod 2.x uses: it needs Linux 5.10 or later "
+                    + "with CONFIG_GPIO_CDEV=y, or build puckd against libgpiod 1.6 (uAPI v1)"
         case .requestFailed(let offset, let code):
             return "requesting line \(offset) failed: \(errnoText(code))"
         case .wrongDirection(let offset, let expectedOutput):
@@ -90,6 +92,26 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
             return "\(operation) on line \(offset) failed: \(errnoText(code)); the GPIO chip may have gone away"
         case .closed:
             return "the GPIO controller is closed"
+        }
+    }
+}
+
+extension GPIOError {
+    /// Who usually holds a busy line and how to free it, from the consumer name the kernel reports.
+    static func holderHint(_ consumer: String?) -> String {
+        switch consumer {
+        case "puckd":
+            return "consumer \"puckd\": puckd is already running, usually as the service (sudo systemctl stop "
+                + "puckd, or run the check while it is stopped)"
+        case let name? where name.hasPrefix("pps"):
+            return "consumer \"\(name)\", the kernel's PPS driver (dtoverlay=pps-gpio in config.txt): read it "
+                + "as [pps] device = /dev/pps0, or remove the overlay"
+        case let name?:
+            return "consumer \"\(name)\": stop that program (gpioinfo lists the lines in use), or remove the "
+                + "dtoverlay that claims the pin"
+        case nil:
+            return "another consumer (no name): stop the other program (puckd.service is the usual one: sudo "
+                + "systemctl stop puckd), or remove the dtoverlay that claims the pin"
         }
     }
 }

@@ -71,7 +71,8 @@ public struct GPIOEdgeEvent: Sendable, Equatable {
 
 /// A caller-owned, fixed-capacity buffer that `GPIOController.readEvents` fills (no allocation).
 ///
-/// The capacity, 16, equals the kernel's per-line event FIFO of uAPI v1, so one read drains a full queue.
+/// The capacity, 16, equals the kernel's event queue of a one-line request (uAPI v1 and v2), so one read
+/// drains a full queue.
 public struct GPIOEventBatch: Sendable {
     /// Events the buffer holds at most.
     public static let capacity = 16
@@ -119,7 +120,8 @@ public struct GPIOLineHandle: Sendable, Equatable, Hashable {
     }
 }
 
-/// What to request for an input line: both-edge events, a pull resistor and the active level.
+/// What to request for an input line: both-edge events, a pull resistor, the active level and the
+/// debounce period the kernel should apply.
 public struct GPIOInputConfiguration: Sendable, Equatable {
     /// Line offset on the chip (BCM number on Raspberry Pi header chips).
     public var offset: UInt32
@@ -127,11 +129,36 @@ public struct GPIOInputConfiguration: Sendable, Equatable {
     public var bias: GPIOBias
     /// True when the line reads low while active (button to ground with pull-up).
     public var activeLow: Bool
+    /// Debounce period to ask the kernel for, nanoseconds (0: none). GPIO uAPI v2 debounces in the chip's
+    /// hardware or in the kernel; where that is unavailable the controller says so
+    /// (`GPIOController.debounceStatus`) and the caller debounces in software.
+    public var debounceNanoseconds: Int64
 
-    public init(offset: UInt32, bias: GPIOBias = .pullUp, activeLow: Bool = true) {
+    public init(offset: UInt32, bias: GPIOBias = .pullUp, activeLow: Bool = true, debounceNanoseconds: Int64 = 0) {
         self.offset = offset
         self.bias = bias
         self.activeLow = activeLow
+        self.debounceNanoseconds = debounceNanoseconds
+    }
+}
+
+/// Whether the kernel debounces an input line, as its request came out.
+///
+/// With kernel debounce an edge is reported only after the line kept its new level for the period, and
+/// its timestamp is when the kernel accepted it (the period after the last bounce), not the first edge;
+/// glitches shorter than the period never arrive.
+public enum GPIODebounceStatus: Sendable, Equatable {
+    /// No debounce was asked for (period 0), or the line is an output.
+    case notRequested
+    /// The kernel debounces the line with this period, nanoseconds.
+    case kernel(periodNanoseconds: Int64)
+    /// Debounce was asked for but the kernel does not apply it; `reason` says why. The caller debounces.
+    case unavailable(reason: String)
+
+    /// The period the kernel applies, nanoseconds (0 when it does not debounce).
+    public var kernelPeriodNanoseconds: Int64 {
+        if case .kernel(let period) = self { return period }
+        return 0
     }
 }
 

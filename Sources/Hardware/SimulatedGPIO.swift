@@ -7,10 +7,22 @@ import Glibc
 /// It follows the kernel's rules so code tested here behaves the same on a board (and against gpio-sim
 /// in the HIL VM): an input queues edge events only once requested; the request's bias sets the level of
 /// an undriven line without an event; edges are logical (active-low applied); each input queue holds 16
-/// events and drops newer ones while full; every requested input has an eventfd that polls readable
-/// exactly while events are queued. After `close()` outputs keep their last (inactive) level, as the
-/// Raspberry Pi kernel does. Storage is allocated in `init`; the hot path allocates nothing.
+/// events; every requested input has an eventfd that polls readable exactly while events are queued.
+/// `kernel` picks the GPIO uAPI it behaves like: v1 has no debounce and drops the newest events while a
+/// queue is full; v2 debounces inputs requested with a period (an edge is queued once the line kept its
+/// level for the period, stamped at that moment, as the kernel's debounce does; the twin's clock moves
+/// with `drive`, `setOutput` and `advance`) and drops the oldest. After `close()` outputs keep their last
+/// (inactive) level, as the Raspberry Pi kernel does. Storage is allocated in `init`; the hot path
+/// allocates nothing.
 public final class SimulatedGPIO: GPIOController {
+    /// The kernel GPIO uAPI the twin behaves like.
+    public enum KernelAPI: Sendable, Equatable {
+        /// uAPI v1 (libgpiod 1.x): no debounce; a full queue drops the newest events.
+        case v1
+        /// uAPI v2 (libgpiod 2.x): kernel debounce; a full queue drops the oldest events.
+        case v2
+    }
+
     /// One recorded output level change.
     public struct OutputChange: Sendable, Equatable {
         /// When the level changed, monotonic nanoseconds (the time passed to `setOutput`).
@@ -33,6 +45,10 @@ public final class SimulatedGPIO: GPIOController {
         var activeLow: Bool
         var bias: GPIOBias
         var eventDescriptor: Int32
+        var askedDebounce = false
+        var debounceNanoseconds: Int64 = 0
+        var debounceDeadline: Int64 = -1         // when the pending level is accepted; -1: none pending
+        var reportedHigh = false                 // the level the kernel's debouncer last accepted
         var queueStart = 0, queueCount = 0
         var historyStart = 0, historyCount = 0
     }
@@ -44,6 +60,9 @@ public final class SimulatedGPIO: GPIOController {
 
     public let chipDescription: String
     public let lineCount: Int
+    /// The kernel uAPI the twin behaves like.
+    public let kernel: KernelAPI
+    public var libraryDescription: String? { nil }
     /// Output changes kept per line; older ones are overwritten (counted in `overwrittenHistoryCount`).
     public let historyCapacity: Int
     /// Events dropped because an input queue was full (the kernel drops them the same way).
@@ -64,9 +83,10 @@ public final class SimulatedGPIO: GPIOController {
     private var history: [OutputChange]
 
     /// A chip named like a gpio-sim bank; all lines start low and undriven (gpio-sim's default pull-down).
-    public init(label: String = "puckd-sim", lineCount: Int = 54, historyCapacity: Int = 4096) {
+    public init(label: String = "puckd-sim", lineCount: Int = 54, historyCapacity: Int = 4096, kernel: KernelAPI = .v1) {
         precondition(lineCount > 0 && historyCapacity > 0, "SimulatedGPIO needs lines and history")
         self.chipDescription = "simulated chip (label \(label), \(lineCount) lines)"
+        self.kernel = kernel
         self.lineCount = lineCount
         self.historyCapacity = historyCapacity
         physicalHigh = Array(repeating: false, count: lineCount)
@@ -92,8 +112,23 @@ public final class SimulatedGPIO: GPIOController {
             if configuration.bias == .pullUp { physicalHigh[offset] = true }
             if configuration.bias == .pullDown { physicalHigh[offset] = false }
         }
-        return add(Requested(offset: configuration.offset, isOutput: false, activeLow: configuration.activeLow,
-                             bias: configuration.bias, eventDescriptor: fd))
+        var line = Requested(offset: configuration.offset, isOutput: false, activeLow: configuration.activeLow,
+                             bias: configuration.bias, eventDescriptor: fd)
+        line.askedDebounce = configuration.debounceNanoseconds > 0
+        if kernel == .v2 { line.debounceNanoseconds = max(0, configuration.debounceNanoseconds) }
+        line.reportedHigh = physicalHigh[offset]
+        return add(line)
+    }
+
+    public func debounceStatus(_ line: GPIOLineHandle) -> GPIODebounceStatus {
+        guard !isClosed, line.index >= 0, line.index < requested.count, !requested[line.index].isOutput else {
+            return .notRequested
+        }
+        if requested[line.index].debounceNanoseconds > 0 {
+            return .kernel(periodNanoseconds: requested[line.index].debounceNanoseconds)
+        }
+        return requested[line.index].askedDebounce ? .unavailable(reason: "the twin models GPIO uAPI v1, which has no kernel debounce")
+            : .notRequested
     }
 
     public func requestOutput(_ configuration: GPIOOutputConfiguration) throws(GPIOError) -> GPIOLineHandle {
@@ -166,11 +201,19 @@ public final class SimulatedGPIO: GPIOController {
         if level == physicalHigh[line] { return }
         physicalHigh[line] = level
         if index >= 0 && !isClosed {
+            if requested[index].debounceNanoseconds > 0 {   // every edge restarts the kernel's debounce timer
+                requested[index].debounceDeadline = timeNanoseconds &+ requested[index].debounceNanoseconds
+                return
+            }
             let active = level != requested[index].activeLow
             enqueue(index, GPIOEdgeEvent(timestampNanoseconds: timeNanoseconds, lineOffset: offset,
                                          edge: active ? .rising : .falling))
         }
     }
+
+    /// Moves the twin's clock to `timeNanoseconds` (monotonic): debounced inputs (uAPI v2) whose level held
+    /// for their period until then queue their edge, stamped when the period ended.
+    public func advance(toNanoseconds timeNanoseconds: Int64) { advanceClock(timeNanoseconds) }
 
     /// Presses a button on `offset`: drives the line to its active level (low for an active-low request;
     /// an unrequested line is taken as active-low, the usual wiring to ground).
@@ -242,12 +285,31 @@ public final class SimulatedGPIO: GPIOController {
         return line.index
     }
 
-    private func advanceClock(_ time: Int64) { if time > nowNanoseconds { nowNanoseconds = time } }
+    private func advanceClock(_ time: Int64) {
+        if time > nowNanoseconds { nowNanoseconds = time }
+        if isClosed { return }
+        var i = 0
+        while i < requested.count {
+            let deadline = requested[i].debounceDeadline
+            if deadline >= 0 && deadline <= time {
+                requested[i].debounceDeadline = -1
+                let high = physicalHigh[Int(requested[i].offset)]
+                if high != requested[i].reportedHigh {
+                    requested[i].reportedHigh = high
+                    enqueue(i, GPIOEdgeEvent(timestampNanoseconds: deadline, lineOffset: requested[i].offset,
+                                             edge: high != requested[i].activeLow ? .rising : .falling))
+                }
+            }
+            i += 1
+        }
+    }
 
     private func enqueue(_ index: Int, _ event: GPIOEdgeEvent) {
         if requested[index].queueCount >= Self.eventQueueCapacity {
             droppedEventCount += 1
-            return
+            if kernel == .v1 { return }                       // v1 drops the newest, v2 the oldest
+            requested[index].queueStart = (requested[index].queueStart + 1) % Self.eventQueueCapacity
+            requested[index].queueCount -= 1
         }
         let slot = (requested[index].queueStart + requested[index].queueCount) % Self.eventQueueCapacity
         queue[index * Self.eventQueueCapacity + slot] = event

@@ -40,18 +40,21 @@ extension SourceError {
                 text(": check the path of the NMEA log to replay.")
             }
         case .permissionDenied:
-            text("permission denied opening "); subjectText(); errnoText()
             switch origin {
             case .serial:
+                text("permission denied opening "); subjectText(); errnoText()
                 text(": add the service user to group dialout (sudo usermod -aG dialout USER, then log in again) or install puckd's udev rules from udev/.")
             case .tcp, .gpsd:
-                text(": a firewall or sandbox forbids this connection; allow outgoing TCP to it (RestrictAddressFamilies=AF_INET AF_INET6 in the systemd unit).")
+                // What blocks it under puckd.service: its IP firewall lets only localhost through.
+                text("permission denied connecting to "); subjectText(); errnoText()
+                text(": the puckd.service unit allows only localhost (IPAddressDeny=any, IPAddressAllow=localhost); allow the receiver's address with a drop-in (sudo systemctl edit puckd: [Service] IPAddressAllow=192.168.1.0/24, then sudo systemctl restart puckd), or check a firewall on this machine.")
             default:
+                text("permission denied opening "); subjectText(); errnoText()
                 text(": make the file readable by this user (chmod a+r) or run puckd as its owner.")
             }
         case .busy:
             subjectText(); text(" is busy"); errnoText()
-            text(": another program (often gpsd) holds it exclusively; stop it (sudo systemctl stop gpsd.socket gpsd) or read through it with gpsd://localhost.")
+            text(": another program holds it exclusively, usually puckd itself running as the service (sudo systemctl stop puckd), else gpsd (sudo systemctl stop gpsd.socket gpsd, or read through it with gpsd://localhost).")
         case .notATerminal:
             subjectText(); text(" is not a serial device"); errnoText()
             text(": give a tty such as /dev/ttyUSB0 or /dev/ttyAMA0, or file:"); subjectText(); text(" to replay it as a recorded log.")
@@ -82,6 +85,9 @@ extension SourceError {
         case .hostNotFound:
             text("cannot resolve the host of "); subjectText()
             text(": check the spelling, /etc/hosts and DNS, or give an IP address; puckd retries with backoff.")
+            if subject.hasSuffixBeforePort(".local") {
+                text(" (puckd's static binary resolves no .local mDNS names: put the name into /etc/hosts.)")
+            }
         case .connectTimedOut:
             text("no answer from "); subjectText(); text(" within "); seconds(detail); text(" s")
             text(": check that the host is up and that no firewall drops the port; puckd retries with backoff.")
@@ -97,6 +103,29 @@ extension SourceError {
             } else {
                 text(": unexpected I/O error; check the file and the storage it is on.")
             }
+        }
+    }
+}
+
+extension String {
+    /// True when the host part of "HOST:PORT" (or the whole string) ends with `suffix`, ASCII case
+    /// insensitive; compares bytes in place (no allocation).
+    func hasSuffixBeforePort(_ suffix: StaticString) -> Bool {
+        var copy = self
+        return copy.withUTF8 { bytes in
+            var end = bytes.count
+            var i = bytes.count - 1
+            while i >= 0 && bytes[i] >= 48 && bytes[i] <= 57 { i -= 1 }     // the port's digits
+            if i >= 0 && i < bytes.count - 1 && bytes[i] == UInt8(ascii: ":") { end = i }
+            let n = suffix.utf8CodeUnitCount
+            guard end >= n else { return false }
+            var k = 0
+            while k < n {
+                let a = bytes[end - n + k] | 0x20, b = suffix.utf8Start[k] | 0x20
+                if a != b { return false }
+                k += 1
+            }
+            return true
         }
     }
 }

@@ -31,8 +31,12 @@ public struct TermiosPort: Sendable {
         settings.c_cflag &= ~(tcflag_t(CSTOPB) | tcflag_t(PARENB) | tcflag_t(CRTSCTS))
         settings.c_cflag = (settings.c_cflag & ~tcflag_t(CSIZE)) | tcflag_t(CS8)
         settings.c_iflag &= ~(tcflag_t(IXON) | tcflag_t(IXOFF) | tcflag_t(IXANY) | tcflag_t(INPCK))
-        settings.c_cc.6 = 1   // VMIN: with O_NONBLOCK, "no data" is EAGAIN, not a 0-byte read
-        settings.c_cc.5 = 0   // VTIME
+        // By the platform's own VMIN/VTIME indices (c_cc imports as a tuple; Sources/CLinux/uapi_layout.c
+        // checks the slots): with O_NONBLOCK, "no data" is then EAGAIN, not a 0-byte read.
+        withUnsafeMutableBytes(of: &settings.c_cc) { slots in
+            slots[Int(VMIN)] = 1
+            slots[Int(VTIME)] = 0
+        }
         let port = TermiosPort(fileDescriptor: fd, path: path)
         if cfsetspeed(&settings, speed) != 0 || tcsetattr(fd, TCSANOW, &settings) != 0 {
             let code = errno

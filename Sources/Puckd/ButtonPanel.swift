@@ -52,8 +52,10 @@ public struct ButtonPressBatch: Sendable {
     }
 }
 
-/// The device's buttons on a GPIO controller: requests the lines (both edges, bias, active level),
-/// drains their edge events and turns them into presses with one `ButtonDebouncer` per button.
+/// The device's buttons on a GPIO controller: requests the lines (both edges, bias, active level, and
+/// the debounce time as kernel debounce), drains their edge events and turns them into presses with one
+/// `ButtonDebouncer` per button. Where the kernel debounces a line (GPIO uAPI v2) its debouncer only
+/// recognises short and long presses; elsewhere it also debounces, with the same time.
 ///
 /// Loop use: put `descriptor(of:on:)` into the poll set; when one is readable call `drain(_:from:into:)`;
 /// on every wake-up call `advance(toNanoseconds:into:)` so pending decisions (debounce, long press) are
@@ -63,6 +65,12 @@ public struct ButtonPanel: Sendable {
     public private(set) var primary: ButtonDebouncer
     /// The secondary button's state machine, when configured.
     public private(set) var secondary: ButtonDebouncer?
+    /// Who debounces the primary button: the kernel, or (`.unavailable`, `.notRequested`) its debouncer.
+    public let primaryDebounce: GPIODebounceStatus
+    /// The same for the secondary button (`.notRequested` when there is none).
+    public let secondaryDebounce: GPIODebounceStatus
+    /// The debounce time asked for, nanoseconds.
+    public let debounceNanoseconds: Int64
     private let primaryLine: GPIOLineHandle
     private let secondaryLine: GPIOLineHandle?
     private var events = GPIOEventBatch()
@@ -70,16 +78,48 @@ public struct ButtonPanel: Sendable {
     /// Requests the button lines on `controller` (start-up).
     public init(primary: ButtonLine, secondary: ButtonLine? = nil, timing: ButtonTiming = ButtonTiming(),
                 controller: any GPIOController) throws(GPIOError) {
-        primaryLine = try controller.requestInput(
-            GPIOInputConfiguration(offset: primary.offset, bias: primary.bias, activeLow: primary.activeLow))
-        self.primary = ButtonDebouncer(button: .primary, timing: timing)
+        debounceNanoseconds = timing.debounceNanoseconds
+        primaryLine = try Self.request(primary, timing: timing, controller: controller)
+        primaryDebounce = controller.debounceStatus(primaryLine)
+        self.primary = ButtonDebouncer(button: .primary, timing: Self.softwareTiming(timing, primaryDebounce))
         if let secondary {
-            secondaryLine = try controller.requestInput(
-                GPIOInputConfiguration(offset: secondary.offset, bias: secondary.bias, activeLow: secondary.activeLow))
-            self.secondary = ButtonDebouncer(button: .secondary, timing: timing)
+            let line = try Self.request(secondary, timing: timing, controller: controller)
+            secondaryLine = line
+            secondaryDebounce = controller.debounceStatus(line)
+            self.secondary = ButtonDebouncer(button: .secondary, timing: Self.softwareTiming(timing, secondaryDebounce))
         } else {
             secondaryLine = nil
+            secondaryDebounce = .notRequested
             self.secondary = nil
+        }
+    }
+
+    private static func request(_ button: ButtonLine, timing: ButtonTiming,
+                                controller: any GPIOController) throws(GPIOError) -> GPIOLineHandle {
+        try controller.requestInput(GPIOInputConfiguration(offset: button.offset, bias: button.bias,
+                                                           activeLow: button.activeLow,
+                                                           debounceNanoseconds: timing.debounceNanoseconds))
+    }
+
+    /// The debouncer's timing: no second debounce on top of the kernel's.
+    static func softwareTiming(_ timing: ButtonTiming, _ debounce: GPIODebounceStatus) -> ButtonTiming {
+        guard debounce.kernelPeriodNanoseconds > 0 else { return timing }
+        return ButtonTiming(debounceNanoseconds: 0, longPressNanoseconds: timing.longPressNanoseconds)
+    }
+
+    /// For the start-up report: `kernel debounce 30 ms`, `debounce 30 ms in puckd: why not the kernel`,
+    /// or `no debounce`.
+    public var debounceDescription: String {
+        let milliseconds = Double(debounceNanoseconds) / 1_000_000
+        let ms = milliseconds == milliseconds.rounded() ? String(Int64(milliseconds)) : String(milliseconds)
+        switch primaryDebounce {
+        case .kernel(let period):
+            let kernelMs = Double(period) / 1_000_000
+            return "kernel debounce " + (kernelMs == milliseconds ? ms : String(kernelMs)) + " ms"
+        case .unavailable(let reason):
+            return "debounce " + ms + " ms in puckd: " + reason
+        case .notRequested:
+            return debounceNanoseconds > 0 ? "debounce " + ms + " ms in puckd" : "no debounce"
         }
     }
 

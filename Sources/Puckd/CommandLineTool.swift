@@ -1,4 +1,6 @@
+import CLinux
 import Glibc
+import Hardware
 
 /// puckd's command line: `puckd COMMAND [ARGUMENTS]`. Each command lives in its own file as a type
 /// with `usage` (one help paragraph) and `run(_:) -> Int32` (the process exit status).
@@ -8,6 +10,8 @@ import Glibc
 public enum CommandLineTool {
     /// Runs puckd with the process arguments (`arguments[0]` is the program name).
     public static func main(_ arguments: [String]) -> Int32 {
+        // A static puckd resolves host names with glibc's built-in files and dns only (CLinux/resolver.c).
+        _ = clinux_restrict_static_host_lookup()
         var rest = arguments.dropFirst()
         guard let command = rest.popFirst() else {
             printHelp()
@@ -21,7 +25,7 @@ public enum CommandLineTool {
             StandardStreams.out(rest.first == "markdown" ? ConfigurationHelp.markdown : ConfigurationHelp.text)
             return ExitStatus.ok
         case "-V", "--version", "version":
-            StandardStreams.out("puckd \(PuckdVersion.string)\n")
+            StandardStreams.out(versionText)
             return ExitStatus.ok
         case "run": return RunCommand.run(rest)
         case "replay": return ReplayCommand.run(rest)
@@ -34,6 +38,15 @@ public enum CommandLineTool {
             StandardStreams.err("puckd: unknown command '\(command)'; run 'puckd --help' for the list\n")
             return ExitStatus.usage
         }
+    }
+
+    /// `puckd --version`: the version, the C libraries it was built with, how it resolves host names.
+    static var versionText: String {
+        "puckd \(PuckdVersion.string)\n"
+            + LibgpiodGPIOController.libraryDescription + ", libserialport \(SerialPort.libraryVersion)\n"
+            + (clinux_is_static_executable() == 1
+                ? "static executable: host names from /etc/hosts and DNS only (glibc's built-in NSS files and dns)\n"
+                : "dynamic executable: host names through the system's NSS (/etc/nsswitch.conf)\n")
     }
 
     /// The usage paragraphs of every command, in the order `--help` prints them.
@@ -80,8 +93,19 @@ public enum ExitStatus {
 public enum StandardStreams {
     /// Writes text to standard output.
     public static func out(_ text: String) { write(fd: 1, text) }
-    /// Writes text to standard error.
-    public static func err(_ text: String) { write(fd: 2, text) }
+    /// Writes text to standard error: error messages. On the systemd journal's stream every line starts
+    /// with the error priority `<3>`, so `journalctl -p err` shows them.
+    public static func err(_ text: String) {
+        if clinux_console_is_journal_stream(2) == 1 {
+            var prefixed = ""
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0) {
+                prefixed += "<3>" + line + "\n"
+            }
+            write(fd: 2, prefixed)
+        } else {
+            write(fd: 2, text)
+        }
+    }
 
     /// Writes raw bytes to a file descriptor, retrying on EINTR and partial writes. Returns false
     /// when the descriptor is closed or broken (EPIPE).

@@ -13,7 +13,7 @@ extension Device {
         } catch {
             counters.gpioErrors &+= 1
             buttons = nil
-            output.text("gpio: reading the buttons failed (" + error.description + "); running without buttons")
+            output.text("gpio: reading the buttons failed (" + error.description + "); running without buttons", priority: .error)
             return
         }
         buttons?.advance(toNanoseconds: now, into: &presses)

@@ -95,7 +95,7 @@ extension Device {
         do throws(ConfigurationError) {
             loaded = try sources.load()
         } catch {
-            output.text("config: saved " + path + ", but reading it back failed: " + error.description)
+            output.text("config: saved " + path + ", but reading it back failed: " + error.description, priority: .error)
         }
         consoleChanges = []
         output.text("config: saved " + String(count) + " change" + (count == 1 ? "" : "s") + " to " + path

@@ -97,7 +97,7 @@ extension Device {
         guard let console else { return }
         if let last = console.lastFailure, last.kind == error.kind, last.systemErrno == error.systemErrno { return }
         console.lastFailure = error
-        output.line { out in
+        output.line(.error) { out in
             out.append("console: ")
             error.writeMessage { out.append($0) }
             out.append(error.isPermanent ? " (not retried)" : " (retrying with backoff)")
@@ -142,7 +142,7 @@ extension Device {
         console.drain(milliseconds: console.isSerial ? 500 : 2000)
         console.transport.restoreTerminal()
         if console.droppedBytes > 0 {
-            output.line { out in
+            output.line(.warning) { out in
                 out.append("console: ")
                 out.append(int: Int(console.droppedBytes))
                 out.append(" bytes of output dropped (nobody read them)")

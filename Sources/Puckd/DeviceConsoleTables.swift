@@ -111,6 +111,7 @@ extension Device {
         let primary = buttons?.primary, secondary = buttons?.secondary
         t.append("gpio.buttonEdges", Int64((primary?.edgeCount ?? 0) + (secondary?.edgeCount ?? 0)))
         t.append("gpio.bouncesRejected", Int64((primary?.rejectedChangeCount ?? 0) + (secondary?.rejectedChangeCount ?? 0)))
+        t.append("gpio.edgesDroppedByKernel", Int64(gpio?.droppedEventCount ?? 0))
         t.append("gpio.shortPresses", Int64(truncatingIfNeeded: c.shortPresses))
         t.append("gpio.longPresses", Int64(truncatingIfNeeded: c.longPresses))
         t.append("gpio.pressesDropped", Int64(presses.droppedCount))

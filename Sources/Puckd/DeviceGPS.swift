@@ -134,7 +134,7 @@ extension Device {
         lastLoggedGPSError = error
         gpsErrorText.removeAll()
         error.writeMessage { gpsErrorText.append($0) }
-        output.line { out in
+        output.line(.error) { out in
             out.append("gps: ")
             error.writeMessage { out.append($0) }
             if error.isPermanent { out.append(" (not retried)") } else { out.append(" (retrying with backoff)") }
@@ -161,7 +161,7 @@ extension Device {
             lastLoggedGPSError = nil
             repeatedGPSErrors = 0
         case .finished:
-            output.line { out in out.append("gps: the source ended (end of file); the puck goes stale") }
+            output.line(.warning) { out in out.append("gps: the source ended (end of file); the puck goes stale") }
         case .waitingToReconnect, .connecting, .failed:
             break
         }

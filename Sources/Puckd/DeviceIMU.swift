@@ -52,7 +52,7 @@ extension Device {
         case .faulted:
             if imuFaultLogged { return }
             imuFaultLogged = true
-            output.line { out in
+            output.line(.error) { out in
                 out.append("imu: ")
                 if let fault = status.lastFault { out.append(fault.summary) } else { out.append("fault") }
                 out.append("; the bearing falls back to the GPS course while puckd retries")

@@ -203,7 +203,7 @@ extension Device {
         if let gpio {
             if leds != nil {
                 do throws(GPIOError) { try leds?.allOff(on: gpio, nowNanoseconds: now) } catch {
-                    output.text("gpio: turning the LEDs off failed: " + error.description)
+                    output.text("gpio: turning the LEDs off failed: " + error.description, priority: .error)
                 }
             }
             gpio.close()

@@ -10,13 +10,13 @@ extension Device {
         do throws(ConfigurationError) {
             loaded = try sources.load()
         } catch {
-            output.text("config: reload rejected, the running configuration stays: " + error.description)
+            output.text("config: reload rejected, the running configuration stays: " + error.description, priority: .error)
             return
         }
         if !consoleChanges.isEmpty {
             output.text("config: the reload drops " + String(consoleChanges.count) + " unsaved console change"
                 + (consoleChanges.count == 1 ? "" : "s") + " (" + consoleChanges.map(\.key).joined(separator: ", ")
-                + "); config save writes changes to the file")
+                + "); config save writes changes to the file", priority: .warning)
             consoleChanges = []
         }
         self.loaded = loaded

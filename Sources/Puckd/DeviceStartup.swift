@@ -110,8 +110,10 @@ extension Device {
         }
         if let gpio {
             var text = "gpio: " + gpio.chipDescription
-            if let b = c.gpio.button, buttons != nil {
-                text += ", button \(b) (active-" + (c.buttonActiveLowText) + ", " + c.gpio.buttonBias.name.description + ")"
+            if let library = gpio.libraryDescription { text += " through " + library }
+            if let b = c.gpio.button, let buttons {
+                text += ", button \(b) (active-" + (c.buttonActiveLowText) + ", " + c.gpio.buttonBias.name.description
+                    + ", " + buttons.debounceDescription + ")"
                 if let b2 = c.gpio.button2 { text += ", button2 \(b2)" }
             }
             if leds != nil {
@@ -176,7 +178,7 @@ extension Device {
         if degradations.isEmpty {
             output.text("degraded: nothing")
         } else {
-            for line in degradations { output.text("degraded: " + line) }
+            for line in degradations { output.text("degraded: " + line, priority: .warning) }
         }
         startupReport = []
     }

@@ -19,7 +19,7 @@ extension Device {
         } catch {
             counters.gpioErrors &+= 1
             leds = nil
-            output.text("gpio: writing the LEDs failed (" + error.description + "); running without LEDs")
+            output.text("gpio: writing the LEDs failed (" + error.description + "); running without LEDs", priority: .error)
         }
     }
 
@@ -111,7 +111,7 @@ extension Device {
         if f == loggedFaults { return }
         let appeared = f.subtracting(loggedFaults), cleared = loggedFaults.subtracting(f)
         loggedFaults = f
-        output.line { out in
+        output.line(appeared.isEmpty ? .info : .warning) { out in
             out.append("faults: ")
             Self.appendFaults(f, to: &out)
             if !appeared.isEmpty { out.append(" (new: "); Self.appendFaults(appeared, to: &out); out.append(")") }
@@ -160,7 +160,7 @@ extension Device {
                 counters.stateWriteFailures &+= 1
                 if !stateWriteFailed {
                     stateWriteFailed = true
-                    output.line { out in
+                    output.line(.error) { out in
                         out.append("state: writing the state file failed (errno ")
                         out.append(int: Int(code))
                         out.append("); keeping the state in memory and retrying")

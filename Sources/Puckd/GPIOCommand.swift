@@ -2,7 +2,7 @@ import CLinux
 import Glibc
 import Hardware
 
-/// `puckd gpio …`: GPIO diagnostics on the real chip (libgpiod v1) for wiring a board: list the chips,
+/// `puckd gpio …`: GPIO diagnostics on the real chip (libgpiod) for wiring a board: list the chips,
 /// watch buttons (raw edges and debounced presses), drive LEDs, read the kernel PPS device.
 /// Not part of the device loop: it allocates freely and prints with String.
 enum GPIOCommand {
@@ -54,7 +54,7 @@ enum GPIOCommand {
     /// The sysexits status for a GPIO error.
     static func exitStatus(for error: GPIOError) -> Int32 {
         switch error {
-        case .noChips, .chipNotFound, .chipMissing, .lineBusy, .characterDeviceV1Missing: return ExitStatus.unavailable
+        case .noChips, .chipNotFound, .chipMissing, .lineBusy, .characterDeviceMissing: return ExitStatus.unavailable
         case .permissionDenied: return ExitStatus.permission
         case .notAChip, .lineOutOfRange, .lineAlreadyRequested, .tooManyLines, .configurationRejected,
              .wrongDirection: return ExitStatus.config
@@ -76,7 +76,7 @@ enum GPIOCommand {
 
     /// The `gpio chips` listing: one line per chip, then which chip `--chip auto` picks.
     static func chipListing(_ chips: [GPIOChipInfo], deviceDirectory: String = "/dev") -> String {
-        var text = "libgpiod \(LibgpiodGPIOController.libraryVersion)\n"
+        var text = LibgpiodGPIOController.libraryDescription + "\n"
         for chip in chips { text += "  \(chip.summary)\n" }
         switch GPIOChipSelector.automatic.select(from: chips, deviceDirectory: deviceDirectory) {
         case .success(let chip): text += "--chip auto picks \(chip.path) (label \(chip.label))\n"
@@ -112,12 +112,22 @@ enum GPIOCommand {
         defer { controller.close() }
         var lines: [GPIOLineHandle] = []
         var debouncers: [ButtonDebouncer] = []
+        var status = GPIODebounceStatus.notRequested
         for offset in offsets {
-            lines.append(try controller.requestInput(GPIOInputConfiguration(offset: offset, bias: bias, activeLow: activeLow)))
-            debouncers.append(ButtonDebouncer(timing: timing))
+            let line = try controller.requestInput(GPIOInputConfiguration(offset: offset, bias: bias, activeLow: activeLow,
+                                                                          debounceNanoseconds: timing.debounceNanoseconds))
+            lines.append(line)
+            status = controller.debounceStatus(line)
+            debouncers.append(ButtonDebouncer(timing: ButtonPanel.softwareTiming(timing, status)))
+        }
+        let debounceText: String
+        switch status {
+        case .kernel: debounceText = "kernel debounce \(debounce) ms: edges below are the kernel's debounced ones"
+        case .unavailable(let reason): debounceText = "debounce \(debounce) ms in puckd: \(reason)"
+        case .notRequested: debounceText = "no debounce"
         }
         StandardStreams.out("watching \(controller.chipDescription) lines \(offsets.map(String.init).joined(separator: " ")) "
-            + "(\(bias.name), active-\(activeLow ? "low" : "high")); Ctrl-C stops\n")
+            + "(\(bias.name), active-\(activeLow ? "low" : "high"), \(debounceText)); Ctrl-C stops\n")
 
         let signals = clinux_gpio_termination_signalfd()
         defer { if signals >= 0 { Glibc.close(signals) } }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import Hardware
 
-/// The libgpiod v1 backend against what this machine really has. The build container has no GPIO chip
+/// The libgpiod backend (v1 or v2, as built) against what this machine really has. The build container has no GPIO chip
 /// (its kernel is built without GPIOLIB and without module support, so gpio-sim/gpio-mockup cannot be
 /// loaded): these tests exercise the error paths for real. Requesting lines, edge events and outputs on a
 /// real chip is verified in the HIL VM (gpio-sim) and on boards.
@@ -22,8 +22,30 @@ import TestSupport
         return names
     }
 
-    @Test func libraryIsVersionOne() {
-        #expect(LibgpiodGPIOController.libraryVersion.hasPrefix("1."))
+    /// The shim was compiled against the API of the library it runs with, and (under `make test`, which
+    /// says which libgpiod each build must use in PUCKD_EXPECT_LIBGPIOD) against the intended one.
+    @Test func libraryMatchesTheBuild() {
+        let api = LibgpiodGPIOController.apiVersion
+        let version = LibgpiodGPIOController.libraryVersion
+        #expect(api == 1 || api == 2)
+        #expect(version.hasPrefix("\(api)."), "shim compiled for API v\(api), library \(version)")
+        #expect(LibgpiodGPIOController.libraryDescription == "libgpiod \(version) (GPIO uAPI v\(api))")
+        if let expected = getenv("PUCKD_EXPECT_LIBGPIOD").map({ String(cString: $0) }) {
+            #expect(version == expected)
+        }
+    }
+
+    @Test func debouncePeriodsInMicroseconds() {
+        #expect(LibgpiodGPIOController.microseconds(0) == 0)
+        #expect(LibgpiodGPIOController.microseconds(-5) == 0)
+        #expect(LibgpiodGPIOController.microseconds(30_000_000) == 30_000)
+        #expect(LibgpiodGPIOController.microseconds(30_000_001) == 30_001)    // never shorter than asked
+        #expect(LibgpiodGPIOController.microseconds(1) == 1)
+        #expect(LibgpiodGPIOController.microseconds(.max) == UInt32.max)
+        #expect(LibgpiodGPIOController.debounceStatus(kernelMicroseconds: 30_000) == .kernel(periodNanoseconds: 30_000_000))
+        if case .unavailable = LibgpiodGPIOController.debounceStatus(kernelMicroseconds: 0) {} else {
+            Issue.record("a line the kernel does not debounce must be debounced by puckd")
+        }
     }
 
     @Test func scanMatchesDevNodes() {

@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 @testable import Hardware
 
-/// The GPIO twin follows the kernel's rules (hil-vm.md P6, uAPI v1 FIFO), so code tested against it
-/// behaves the same on gpio-sim and on boards.
+/// The GPIO twin follows the kernel's rules (docs: events only after the request, uAPI v1 and v2 queues,
+/// v2 debounce), so code tested against it behaves the same on gpio-sim and on boards.
 @Suite struct GPIOSimulatedTests {
     static func readable(_ fd: Int32) -> Bool {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -157,5 +157,85 @@ import TestSupport
         #expect(count == 0)
         // 1 initial value + 2 changes per cycle; the ring keeps the newest 4096.
         #expect(gpio.outputHistory(22).count == 4096 && gpio.overwrittenHistoryCount == 6_003 - 4_096)
+    }
+
+    // MARK: uAPI v2: kernel debounce, drop-oldest queue
+
+    /// As gpiolib-cdev's debounce: every edge restarts the period; when it ends with the line at a level
+    /// other than the last accepted one, one event is queued, stamped at the end of the period.
+    @Test func v2DebouncesLikeTheKernel() throws {
+        let gpio = SimulatedGPIO(kernel: .v2)
+        let button = try gpio.requestInput(GPIOInputConfiguration(offset: 17, debounceNanoseconds: 30_000_000))
+        #expect(gpio.debounceStatus(button) == .kernel(periodNanoseconds: 30_000_000))
+        for k in 0..<5 {                                          // press with bounce: 100, 102, … 108 ms
+            let t = Int64(100 + 2 * k) * 1_000_000
+            k % 2 == 0 ? gpio.press(17, atNanoseconds: t) : gpio.release(17, atNanoseconds: t)
+        }
+        gpio.advance(toNanoseconds: 137_999_999)
+        #expect(gpio.pendingEventCount(17) == 0)                  // still within 30 ms of the last bounce
+        gpio.advance(toNanoseconds: 138_000_000)
+        var batch = GPIOEventBatch()
+        #expect(try gpio.readEvents(button, into: &batch) == 1)
+        #expect(batch[0] == GPIOEdgeEvent(timestampNanoseconds: 138_000_000, lineOffset: 17, edge: .rising))
+        // A 5 ms glitch (release and press again) never reaches the reader.
+        gpio.release(17, atNanoseconds: 500_000_000)
+        gpio.press(17, atNanoseconds: 505_000_000)
+        gpio.advance(toNanoseconds: 600_000_000)
+        #expect(gpio.pendingEventCount(17) == 0)
+        // The edge that ends a period arrives once the clock moves past it, also through drive().
+        gpio.release(17, atNanoseconds: 700_000_000)
+        gpio.drive(3, high: true, atNanoseconds: 731_000_000)
+        batch.removeAll()
+        #expect(try gpio.readEvents(button, into: &batch) == 1 && batch[0].edge == .falling
+            && batch[0].timestampNanoseconds == 730_000_000)
+    }
+
+    @Test func debounceStatusPerKernel() throws {
+        let v1 = SimulatedGPIO(kernel: .v1)
+        let asked = try v1.requestInput(GPIOInputConfiguration(offset: 17, debounceNanoseconds: 30_000_000))
+        let plain = try v1.requestInput(GPIOInputConfiguration(offset: 18))
+        let led = try v1.requestOutput(GPIOOutputConfiguration(offset: 22))
+        #expect(v1.debounceStatus(asked) == .unavailable(reason: "the twin models GPIO uAPI v1, which has no kernel debounce"))
+        #expect(v1.debounceStatus(plain) == .notRequested && v1.debounceStatus(led) == .notRequested)
+        // v1 passes bounce straight through: every edge is queued at its own time.
+        v1.press(17, atNanoseconds: 1)
+        v1.release(17, atNanoseconds: 2)
+        #expect(v1.pendingEventCount(17) == 2)
+        let v2 = SimulatedGPIO(kernel: .v2)
+        let undebounced = try v2.requestInput(GPIOInputConfiguration(offset: 18))
+        #expect(v2.debounceStatus(undebounced) == .notRequested)
+        v2.press(18, atNanoseconds: 1)
+        #expect(v2.pendingEventCount(18) == 1)                    // no period: at once, as without debounce
+        #expect(v1.libraryDescription == nil)
+    }
+
+    @Test func v2QueueDropsTheOldest() throws {
+        let gpio = SimulatedGPIO(kernel: .v2)
+        let button = try gpio.requestInput(GPIOInputConfiguration(offset: 5))
+        for i in 0..<20 { gpio.drive(5, high: i % 2 == 1, atNanoseconds: Int64(i)) }
+        #expect(gpio.pendingEventCount(5) == 16 && gpio.droppedEventCount == 4)
+        var batch = GPIOEventBatch()
+        #expect(try gpio.readEvents(button, into: &batch) == 16)
+        #expect(batch[0].timestampNanoseconds == 4 && batch[15].timestampNanoseconds == 19)   // the newest kept
+    }
+
+    /// The kernel-debounce model allocates nothing per edge or clock step either.
+    @Test func v2HotPathAllocatesNothing() throws {
+        let gpio = SimulatedGPIO(kernel: .v2)
+        let button = try gpio.requestInput(GPIOInputConfiguration(offset: 17, debounceNanoseconds: 1_000))
+        var batch = GPIOEventBatch()
+        func cycle(_ t: Int64) throws {
+            gpio.press(17, atNanoseconds: t)
+            gpio.release(17, atNanoseconds: t + 3_000)
+            gpio.advance(toNanoseconds: t + 6_000)
+            batch.removeAll()
+            _ = try gpio.readEvents(button, into: &batch)
+        }
+        try cycle(0)
+        var t: Int64 = 10_000
+        let count = try allocationCount {
+            for _ in 0..<3_000 { try cycle(t); t += 10_000 }
+        }
+        #expect(count == 0 && batch.count == 2)
     }
 }

@@ -112,6 +112,6 @@ import Testing
         }
         let result = try #require(runProcess(command))
         #expect(result.status == 69, "\(result.errorOutput)")
-        #expect(result.errorOutput == "puckd ports: \(pty.slavePath) is busy (EBUSY): another program (often gpsd) holds it exclusively; stop it (sudo systemctl stop gpsd.socket gpsd) or read through it with gpsd://localhost.\n")
+        #expect(result.errorOutput == "puckd ports: \(pty.slavePath) is busy (EBUSY): another program holds it exclusively, usually puckd itself running as the service (sudo systemctl stop puckd), else gpsd (sudo systemctl stop gpsd.socket gpsd, or read through it with gpsd://localhost).\n")
     }
 }

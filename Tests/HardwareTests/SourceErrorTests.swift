@@ -28,10 +28,32 @@ import Testing
         #expect(SourceError.fromErrno(EPERM, origin: .serial, subject: "x").kind == .permissionDenied)
     }
 
+    /// Under puckd.service a connect to anything but localhost fails with EPERM (the unit's IP firewall):
+    /// the message names those settings and the drop-in that widens them.
+    @Test func networkPermissionNamesTheUnitsIPFirewall() {
+        for origin in [SourceOrigin.tcp, .gpsd] {
+            let error = SourceError.fromErrno(EPERM, origin: origin, subject: "192.168.1.20:10110")
+            #expect(error.kind == .permissionDenied)
+            #expect(error.message.hasPrefix("permission denied connecting to 192.168.1.20:10110 (EPERM): "))
+            #expect(error.message.contains("IPAddressDeny=any, IPAddressAllow=localhost")
+                && error.message.contains("sudo systemctl edit puckd: [Service] IPAddressAllow="))
+        }
+    }
+
+    /// A .local name needs mDNS, which the static binary never loads (README): the message says so.
+    @Test func unresolvedLocalNamesPointAtEtcHosts() {
+        let local = SourceError(.hostNotFound, origin: .tcp, subject: "phone.local:10110", detail: Int64(EAI_NONAME))
+        #expect(local.message.hasSuffix("(puckd's static binary resolves no .local mDNS names: put the name into /etc/hosts.)"))
+        #expect(SourceError(.hostNotFound, origin: .gpsd, subject: "PI.LOCAL:2947").message.contains(".local mDNS"))
+        for subject in ["gpshost:10110", "local:1", "phone.localnet:10110", "phone.local.example:1"] {
+            #expect(!SourceError(.hostNotFound, origin: .tcp, subject: subject).message.contains("mDNS"), "\(subject)")
+        }
+    }
+
     @Test func busyPointsAtGpsd() {
         let error = SourceError.fromErrno(EBUSY, origin: .serial, subject: "/dev/ttyAMA0")
         #expect(error.kind == .busy)
-        #expect(error.message == "/dev/ttyAMA0 is busy (EBUSY): another program (often gpsd) holds it exclusively; stop it (sudo systemctl stop gpsd.socket gpsd) or read through it with gpsd://localhost.")
+        #expect(error.message == "/dev/ttyAMA0 is busy (EBUSY): another program holds it exclusively, usually puckd itself running as the service (sudo systemctl stop puckd), else gpsd (sudo systemctl stop gpsd.socket gpsd, or read through it with gpsd://localhost).")
     }
 
     @Test func missingDeviceSuggestsPuckdPorts() {

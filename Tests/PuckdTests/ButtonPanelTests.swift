@@ -5,9 +5,12 @@ import Testing
 
 /// Buttons end to end against the GPIO twin: scripted presses with bounce on the wire, the panel
 /// requests the lines, drains the event descriptors and the action map turns presses into actions.
+/// The twin behaves like GPIO uAPI v1 (puckd debounces) or v2 (the kernel debounces), as the two
+/// libgpiod builds do.
 @Suite struct ButtonPanelTests {
     /// Runs the loop's button part over [0, end] with a 60 Hz tick; `script` drives the twin before each
-    /// tick with what happened since the previous one. Returns the presses in order.
+    /// tick with what happened since the previous one (the twin's clock then moves to the tick, as the
+    /// kernel's debounce timers run by themselves). Returns the presses in order.
     static func run(_ gpio: SimulatedGPIO, _ panel: inout ButtonPanel, until end: Int64,
                     script: (_ from: Int64, _ to: Int64) -> Void) throws -> [ButtonPress] {
         var presses: [ButtonPress] = []
@@ -16,6 +19,7 @@ import Testing
         var now: Int64 = 0
         while now <= end {
             script(previous, now)
+            gpio.advance(toNanoseconds: now)
             batch.removeAll()
             try panel.service(gpio, nowNanoseconds: now, into: &batch)
             for i in 0..<batch.count { presses.append(batch[i]) }
@@ -39,24 +43,45 @@ import Testing
         }
     }
 
-    @Test func activeLowButtonShortAndLongPress() throws {
-        let gpio = SimulatedGPIO()
+    /// The same bouncy presses on both uAPIs: v1 edges are back-dated to the last bounce by puckd's
+    /// debouncer; v2 edges arrive already debounced, stamped when the kernel accepted them (30 ms after
+    /// the last bounce), and puckd rejects nothing itself.
+    @Test(arguments: [SimulatedGPIO.KernelAPI.v1, .v2])
+    func activeLowButtonShortAndLongPress(kernel: SimulatedGPIO.KernelAPI) throws {
+        let gpio = SimulatedGPIO(kernel: kernel)
         var panel = try ButtonPanel(primary: ButtonLine(offset: 17), controller: gpio)
         #expect(gpio.isPhysicallyHigh(17))                        // pull-up: idle high
         let presses = try Self.run(gpio, &panel, until: ms(4000)) { from, to in
             Self.bouncyPress(gpio, 17, from: ms(100), to: ms(350), window: (from, to))
             Self.bouncyPress(gpio, 17, from: ms(1000), to: ms(2600), window: (from, to))
         }
+        let delay = kernel == .v2 ? ms(30) : 0
         #expect(presses == [
-            ButtonPress(button: .primary, kind: .short, timeNanoseconds: ms(358), pressedAtNanoseconds: ms(108)),
-            ButtonPress(button: .primary, kind: .long, timeNanoseconds: ms(2008), pressedAtNanoseconds: ms(1008)),
+            ButtonPress(button: .primary, kind: .short, timeNanoseconds: ms(358) + delay, pressedAtNanoseconds: ms(108) + delay),
+            ButtonPress(button: .primary, kind: .long, timeNanoseconds: ms(2008) + delay, pressedAtNanoseconds: ms(1008) + delay),
         ])
         let map = ButtonActionMap()
         #expect(presses.map(map.action(for:)) == [.nextTrackingMode, .toggleOverview])
+        #expect(panel.primary.edgeCount == (kernel == .v2 ? 4 : 20))
+        #expect(panel.primary.rejectedChangeCount == (kernel == .v2 ? 0 : 8))
+        #expect(panel.primary.timing.debounceNanoseconds == (kernel == .v2 ? 0 : ms(30)))
+        #expect(panel.primaryDebounce == (kernel == .v2 ? .kernel(periodNanoseconds: ms(30))
+            : .unavailable(reason: "the twin models GPIO uAPI v1, which has no kernel debounce")))
+        #expect(panel.debounceDescription == (kernel == .v2 ? "kernel debounce 30 ms"
+            : "debounce 30 ms in puckd: the twin models GPIO uAPI v1, which has no kernel debounce"))
     }
 
-    @Test func activeHighSecondButtonWithPullDown() throws {
-        let gpio = SimulatedGPIO()
+    @Test func withoutDebounceNothingIsAskedOfTheKernel() throws {
+        let gpio = SimulatedGPIO(kernel: .v2)
+        let panel = try ButtonPanel(primary: ButtonLine(offset: 17),
+                                    timing: ButtonTiming(debounceNanoseconds: 0, longPressNanoseconds: ms(1000)),
+                                    controller: gpio)
+        #expect(panel.primaryDebounce == .notRequested && panel.debounceDescription == "no debounce")
+    }
+
+    @Test(arguments: [SimulatedGPIO.KernelAPI.v1, .v2])
+    func activeHighSecondButtonWithPullDown(kernel: SimulatedGPIO.KernelAPI) throws {
+        let gpio = SimulatedGPIO(kernel: kernel)
         var panel = try ButtonPanel(primary: ButtonLine(offset: 17),
                                     secondary: ButtonLine(offset: 27, activeLow: false, bias: .pullDown),
                                     controller: gpio)

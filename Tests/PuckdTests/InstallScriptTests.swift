@@ -81,6 +81,34 @@ import TestSupport
         #expect(!Self.exists(conf) && !Self.exists(conf + ".new"))
     }
 
+    /// PREFIX moves the binary and the documentation, and the installed unit starts that binary.
+    @Test func prefixIsWhereTheUnitLooks() throws {
+        let root = SimulatedDeviceHarness.temporaryDirectory()
+        defer { _ = runProcess(["rm", "-rf", root]) }
+        let staged = try #require(runProcess(["/usr/bin/env", "DESTDIR=" + root, "PREFIX=/opt/puckd", "PUCKD=" + puckdExecutable,
+                                              "sh", Self.repository + "/board/install.sh", "pi4-berrygps-imu-v4"]))
+        #expect(staged.status == 0, "\(staged.errorOutput)")
+        #expect(access(root + "/opt/puckd/bin/puckd", X_OK) == 0 && Self.exists(root + "/opt/puckd/share/doc/puckd/README.md"))
+        #expect(!Self.exists(root + "/usr/local/bin/puckd"))
+        let unit = try #require(Self.contents(root + "/etc/systemd/system/puckd.service"))
+        #expect(unit.contains("\nExecStart=/opt/puckd/bin/puckd run --config /etc/puckd.conf\n"))
+        #expect(unit.contains("\nDocumentation=file:/opt/puckd/share/doc/puckd/README.md\n"))
+        #expect(!unit.contains("/usr/local"))
+        // The default keeps the unit as it is in board/.
+        let plain = SimulatedDeviceHarness.temporaryDirectory()
+        defer { _ = runProcess(["rm", "-rf", plain]) }
+        #expect(try Self.install(["sim"], destination: plain).status == 0)
+        #expect(Self.contents(plain + "/etc/systemd/system/puckd.service") == Self.contents(Self.repository + "/board/puckd.service"))
+    }
+
+    /// A bad configuration must not restart-loop: exit status 78 (EX_CONFIG) stops the unit for good.
+    @Test func unitDoesNotRestartOnAConfigurationError() throws {
+        let unit = try #require(Self.contents(Self.repository + "/board/puckd.service"))
+        #expect(unit.contains("\nRestart=on-failure\n") && unit.contains("\nRestartPreventExitStatus=78\n"))
+        let bad = try puckd(["run", "--board", "pi4-berrygps-imu-v4", "--set", "gpio.button=99"])
+        #expect(bad.status == 78)
+    }
+
     @Test func refusesUnknownBoardsAndAMissingBinary() throws {
         let root = SimulatedDeviceHarness.temporaryDirectory()
         defer { _ = runProcess(["rm", "-rf", root]) }

@@ -21,9 +21,10 @@ final class PuckdProcess {
         return String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]) + "/puckd"
     }
 
-    /// Starts `puckd ARGUMENTS` with extra `environment` entries ("NAME=value"); standard input is a pipe
-    /// the test types into, or /dev/null (as systemd starts a service).
-    init?(_ arguments: [String], environment: [String] = [], standardInputNull: Bool = false) {
+    /// Starts `puckd ARGUMENTS` (or `executable ARGUMENTS`, an absolute path) with extra `environment`
+    /// entries ("NAME=value"); standard input is a pipe the test types into, or /dev/null (as systemd
+    /// starts a service).
+    init?(_ arguments: [String], executable: String? = nil, environment: [String] = [], standardInputNull: Bool = false) {
         var input: [Int32] = [0, 0], out: [Int32] = [0, 0], err: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&out) == 0, pipe(&err) == 0 else { return nil }
         for fd in input + out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -37,7 +38,7 @@ final class PuckdProcess {
         }
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        let all = [Self.binary] + arguments
+        let all = [executable ?? Self.binary] + arguments
         var argv: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var inherited: [String] = []

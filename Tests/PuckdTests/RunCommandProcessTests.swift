@@ -52,8 +52,8 @@ import TestSupport
         #expect(process.logLine(containing: "degraded: nothing", seconds: 30) != nil)
         #expect(process.errorOutput.contains("gps: simulated receiver on /dev/pts/"))
         #expect(process.errorOutput.contains("imu: the simulated I2C bus, 100 Hz, mounting x-forward,z-up: LSM6DSL + LIS3MDL"))
-        #expect(process.errorOutput.contains("gpio: simulated chip (label puckd-sim, 54 lines), button 17 (active-low, pull-up), "
-            + "LEDs fix 22 mode 23 fault 24"))
+        #expect(process.errorOutput.contains("gpio: simulated chip (label puckd-sim, 54 lines), button 17 (active-low, pull-up, "
+            + "debounce 30 ms in puckd: the twin models GPIO uAPI v1, which has no kernel debounce), LEDs fix 22 mode 23 fault 24"))
         #expect(process.logLine(containing: "POSIX termios, because libserialport does not know the device", seconds: 30) != nil,
                 "the GPS bytes go through the real serial source's termios path")
         // A scripted watch prints a frame 5 times a second: wait for a 3D fix and the IMU heading.

@@ -81,15 +81,58 @@ import TestSupport
     @Test func usbReceiversGetGpsNAndATagToNarrowBy() throws {
         let rules = try Self.rules()
         let ublox = UdevRules.apply(rules, to: tty("ttyACM0", usb: ("1546", "01a8")))
-        #expect(ublox.symlinks == ["gps0"])
+        #expect(ublox.symlinks == ["gps0"] && ublox.linkPriority == 10)
         #expect(ublox.environment["PUCKD_GPS"] == "usb-gps" && ublox.environment["PUCKD_GPS_MODEL"] == "u-blox 8")
-        let cp210x = UdevRules.apply(rules, to: tty("ttyUSB1", usb: ("10c4", "ea60")))
-        #expect(cp210x.symlinks == ["gps1"] && cp210x.environment["PUCKD_GPS"] == "usb-serial")
-        for (vid, pid) in [("1546", "01a7"), ("1546", "01a9"), ("067b", "2303"), ("0403", "6001"), ("0403", "6015")] {
-            #expect(UdevRules.apply(rules, to: tty("ttyUSB0", usb: (vid, pid))).symlinks == ["gps0"], "\(vid):\(pid)")
+        for pid in ["01a7", "01a9"] {
+            #expect(UdevRules.apply(rules, to: tty("ttyACM1", usb: ("1546", pid))).symlinks == ["gps1"], "\(pid)")
         }
         let keyboard = UdevRules.apply(rules, to: tty("ttyUSB0", usb: ("046d", "c52b")))
         #expect(keyboard.symlinks.isEmpty && keyboard.environment.isEmpty)
+    }
+
+    /// Generic USB-serial bridges are no GPS by default (gpsd dropped them in 2023: they are in many
+    /// gadgets); a rule of the user's own that runs first declares one (PUCKD_USB_SERIAL_GPS=1).
+    @Test func usbSerialBridgesAreOptIn() throws {
+        let rules = try Self.rules()
+        let bridges = [("067b", "2303", "Prolific PL2303"), ("10c4", "ea60", "Silicon Labs CP210x"),
+                       ("0403", "6001", "FTDI FT232R"), ("0403", "6015", "FTDI FT-X")]
+        for (vid, pid, model) in bridges {
+            let plain = UdevRules.apply(rules, to: tty("ttyUSB0", usb: (vid, pid)))
+            #expect(plain.symlinks.isEmpty && plain.environment["PUCKD_GPS"] == nil && plain.tags.isEmpty, "\(model)")
+            var declared = tty("ttyUSB1", usb: (vid, pid))
+            declared.environment["PUCKD_USB_SERIAL_GPS"] = "1"
+            let gps = UdevRules.apply(rules, to: declared)
+            #expect(gps.symlinks == ["gps1"] && gps.linkPriority == 5 && gps.tags == ["systemd"], "\(model)")
+            #expect(gps.environment["PUCKD_GPS"] == "usb-serial" && gps.environment["PUCKD_GPS_MODEL"] == model)
+        }
+        var other = tty("ttyUSB0", usb: ("1a86", "7523"))           // a CH340 the user declared
+        other.environment["PUCKD_USB_SERIAL_GPS"] = "1"
+        #expect(UdevRules.apply(rules, to: other).environment["PUCKD_GPS_MODEL"] == "USB-serial bridge")
+        var ublox = tty("ttyACM0", usb: ("1546", "01a8"))           // declaring a u-blox changes nothing
+        ublox.environment["PUCKD_USB_SERIAL_GPS"] = "1"
+        let u = UdevRules.apply(rules, to: ublox)
+        #expect(u.symlinks == ["gps0"] && u.linkPriority == 10 && u.environment["PUCKD_GPS"] == "usb-gps")
+    }
+
+    /// Whatever is plugged in, exactly one device holds /dev/gps0: a u-blox receiver, else a declared
+    /// bridge, else the header UART (which every Pi has).
+    @Test func exactlyOneDeviceHoldsGps0() throws {
+        let rules = try Self.rules()
+        func owner(_ devices: [UdevDevice]) -> String? {
+            UdevRules.owner(of: "gps0", among: devices.map { UdevRules.apply(rules, to: $0) })?.kernel
+        }
+        var bridge = tty("ttyUSB0", usb: ("10c4", "ea60"))
+        bridge.environment["PUCKD_USB_SERIAL_GPS"] = "1"
+        let hat = tty("ttyAMA0", symlinks: ["serial0"]), ublox = tty("ttyACM0", usb: ("1546", "01a8"))
+        let bluetooth = tty("ttyAMA0", symlinks: ["serial1"]), mini = tty("ttyS0", symlinks: ["serial0"])
+        #expect(owner([hat]) == "ttyAMA0")
+        #expect(owner([hat, ublox]) == "ttyACM0")
+        #expect(owner([hat, bridge]) == "ttyUSB0")
+        #expect(owner([hat, ublox, bridge]) == "ttyACM0")
+        #expect(owner([mini, bluetooth, ublox]) == "ttyACM0")
+        #expect(owner([mini, bluetooth]) == "ttyS0")
+        #expect(owner([tty("ttyAMA10", symlinks: ["serial0"]), tty("ttyAMA0")]) == "ttyAMA0")   // Pi 5
+        #expect(owner([hat, tty("ttyUSB0", usb: ("10c4", "ea60"))]) == "ttyAMA0")             // undeclared bridge
     }
 
     @Test func gpioI2CAndPPSDevicesGetTheirGroups() throws {

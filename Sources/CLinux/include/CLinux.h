@@ -8,5 +8,6 @@
 #include "clinux_device.h"
 #include "clinux_gpio.h"
 #include "clinux_i2c.h"
+#include "clinux_resolver.h"
 #include "clinux_serial.h"
 #endif

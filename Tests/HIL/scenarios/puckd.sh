@@ -1,6 +1,7 @@
 #!/bin/bash
 # hil-feeder-args: --loop
 # hil-timeout: 600
+# hil-libgpiod: both
 # puckd scenario: the unmodified device binary (.build/device/release/puckd, `make build`) runs in
 # the guest on the HIL board profile (board/hil.conf) against the kernel's gpio-sim (button 17, LEDs
 # 22/23/24 on a chip labelled pinctrl-bcm2711), i2c-stub (LSM6DSL 0x6A + LIS3MDL 0x1C) and the 8250
@@ -17,6 +18,9 @@
 . "$HIL_DIR/guest/lib.sh"
 
 PUCKD=${HIL_PUCKD:-.build/device/release/puckd}
+# The libgpiod the binary must carry (run-scenarios.sh passes it; make hil runs this scenario on the
+# device binary of each libgpiod API): it decides who debounces the button, the kernel (uAPI v2) or puckd.
+LIBGPIOD=${HIL_EXPECT_LIBGPIOD:-}
 STATE_DIR=$HIL_RUN_DIR/state
 CONFIG=/run/puckd-hil.conf
 # The feeder's log (gpsd's quectel-l76k capture): a receiver standing at 47.66198 N, 122.32639 W on
@@ -359,8 +363,14 @@ check "puckd holds the LED lines 22, 23, 24" \
 check "puckd configured the LSM6DSL and the LIS3MDL through i2c-dev" hil_imu_wait_configured 60
 check "report: the IMU found on the stub adapter by name" \
     puckd_expect 30 '^puckd: imu: /dev/i2c-[0-9]+, 100 Hz, .*: LSM6DSL \+ LIS3MDL: accel/gyro 0x6a .*magnetometer 0x1c'
-check "report: the GPIO chip by label, button 17, LEDs 22 23 24" \
-    puckd_expect 10 '^puckd: gpio: /dev/gpiochip[0-9]+ \(.*label pinctrl-bcm2711.*\), button 17 \(active-low, pull-up\), LEDs fix 22 mode 23 fault 24$'
+if [ -n "$LIBGPIOD" ]; then gpiod_re="libgpiod ${LIBGPIOD//./\\.} \\(GPIO uAPI v${LIBGPIOD%%.*}\\)"; else gpiod_re='libgpiod [0-9.]+ \(GPIO uAPI v[12]\)'; fi
+case "$LIBGPIOD" in
+    1.*) debounce_re='debounce 30 ms in puckd: GPIO uAPI v1 \(libgpiod [0-9.]+\) has no kernel debounce' ;;
+    2.*) debounce_re='kernel debounce 30 ms' ;;
+    *) debounce_re='(kernel debounce 30 ms|debounce 30 ms in puckd: .*)' ;;
+esac
+check "report: the GPIO chip by label through ${LIBGPIOD:+libgpiod $LIBGPIOD}, button 17 (${debounce_re//\\/}), LEDs 22 23 24" \
+    puckd_expect 10 "^puckd: gpio: /dev/gpiochip[0-9]+ \\(.*label pinctrl-bcm2711.*\\) through $gpiod_re, button 17 \\(active-low, pull-up, $debounce_re\\), LEDs fix 22 mode 23 fault 24\$"
 check "report: nothing degraded" puckd_expect 10 '^puckd: degraded: nothing$'
 check "report: the console on a pipe is scripted (replies on standard output, logs on standard error)" \
     puckd_expect 10 '^puckd: console: standard input/output \(not a terminal: scripted, one command per line\); replies on standard output, logs on standard error'

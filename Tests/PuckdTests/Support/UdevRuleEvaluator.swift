@@ -40,13 +40,15 @@ struct UdevDevice {
     var tags: [String] = []
     var group: String?
     var mode: String?
+    /// OPTIONS+="link_priority=N": who gets a symlink several devices claim (the highest; default 0).
+    var linkPriority = 0
 
     var kernelNumber: String { String(kernel.reversed().prefix(while: { $0.isNumber }).reversed()) }
 }
 
 enum UdevRules {
     static let matchKeys: Set<String> = ["SUBSYSTEM", "KERNEL", "SYMLINK", "ATTRS", "ENV", "ACTION", "TEST"]
-    static let assignKeys: Set<String> = ["SYMLINK", "ENV", "TAG", "GROUP", "MODE", "GOTO", "LABEL", "OWNER"]
+    static let assignKeys: Set<String> = ["SYMLINK", "ENV", "TAG", "GROUP", "MODE", "GOTO", "LABEL", "OWNER", "OPTIONS"]
 
     static func parse(_ text: String) throws(UdevRulesSyntaxError) -> [UdevRule] {
         var rules: [UdevRule] = []
@@ -100,6 +102,16 @@ enum UdevRules {
         return rules
     }
 
+    /// The device that holds `link` among `devices` (after the rules), as udev decides: the highest
+    /// link_priority among those claiming it; nil when none claims it or the top priority is shared (then
+    /// udev's choice would depend on event order).
+    static func owner(of link: String, among devices: [UdevDevice]) -> UdevDevice? {
+        let claims = devices.filter { $0.symlinks.contains(link) }
+        guard let top = claims.map(\.linkPriority).max() else { return nil }
+        let winners = claims.filter { $0.linkPriority == top }
+        return winners.count == 1 ? winners[0] : nil
+    }
+
     /// Runs `rules` over `device` and returns it with the assignments applied.
     static func apply(_ rules: [UdevRule], to device: UdevDevice) -> UdevDevice {
         var d = device
@@ -123,6 +135,8 @@ enum UdevRules {
                 case "GROUP": d.group = value
                 case "MODE": d.mode = value
                 case "GOTO": skippingTo = value
+                case "OPTIONS" where value.hasPrefix("link_priority="):
+                    d.linkPriority = Int(value.dropFirst("link_priority=".count)) ?? d.linkPriority
                 default: break
                 }
             }
