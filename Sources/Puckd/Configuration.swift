@@ -58,6 +58,8 @@ public struct GPSSettings: Sendable, Equatable {
     public var strict = false
     /// No fix for this long: the fix LED blinks fast and the GPS counts as silent, seconds.
     public var staleSeconds = 3.0
+    /// What receiver dates are resolved against (GPS week rollover).
+    public var datePivot = GPSDatePivot.build
 }
 
 /// Which IMU to expect: probe, none, or a specific chip (checked against the probe's result).

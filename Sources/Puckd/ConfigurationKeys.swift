@@ -43,6 +43,19 @@ public enum ConfigurationKeys {
         .boolean("gps", "strict", \.gps.strict, doc: "drop sentences that carry no checksum"),
         .decimal("gps", "stale_s", \.gps.staleSeconds, 0.5...3600, unit: "seconds",
                  doc: "no fix for this long: the fix LED blinks fast and the GPS counts as a fault", live: true),
+        ConfigurationKey(section: "gps", name: "date_pivot",
+                         allowed: "build, log or a day YYYY-MM-DD (1980…2200)",
+                         doc: "receiver dates before this day lost a GPS week rollover and move on by 1024 weeks "
+                            + "(build = the day puckd was built; log = keep the stream's own dates, as replay does, "
+                            + "for a recorded log fed as a live source; FILE sources and the simulated board always do)",
+                         live: false,
+                         read: { $0.gps.datePivot.text },
+                         write: { c, text in
+                             switch GPSDatePivot.parse(text) {
+                             case .success(let pivot): c.gps.datePivot = pivot; return nil
+                             case .failure(let problem): return problem
+                             }
+                         }),
     ]
 
     static let imu: [ConfigurationKey] = [

@@ -119,6 +119,7 @@ public enum RunCommand {
                                 gpsDescription: simulation.receiver.slavePath + " at " + String(rate)
                                     + " baud (the simulated receiver's pty, read like a UART)")
             setup.simulation = simulation
+            setup.gpsIsRecording = true
             if !c.gpio.disabled { setup.gpio = simulation.gpio }
             if let twin = simulation.imu, c.imu.chip != .none { setup.imuBus = .simulated(twin.bus) }
         } else {
@@ -140,6 +141,7 @@ public enum RunCommand {
             }
             c = loaded.configuration
             setup = DeviceSetup(loaded: loaded, sources: sources, gpsDescription: description)
+            if case .file = address { setup.gpsIsRecording = true }
             openHardware(c, into: &setup)
         }
         setup.signalDescriptor = signals
