@@ -23,9 +23,9 @@ import TestSupport
 
     /// Reference epochs we do not match, keyed by log and epoch time, with the reason.
     static let expectedMismatches: [(log: String, time: String, reason: String)] = [
-        ("mtk-3301", "2028-04-08T08:14:37.000Z", mtkHeldAltitude),
-        ("mtk-3301", "2028-04-08T08:14:38.000Z", mtkHeldAltitude),
-        ("mtk-3301", "2028-04-08T08:14:39.000Z", mtkHeldAltitude),
+        ("mtk-3301", "2008-08-23T08:14:37.000Z", mtkHeldAltitude),
+        ("mtk-3301", "2008-08-23T08:14:38.000Z", mtkHeldAltitude),
+        ("mtk-3301", "2008-08-23T08:14:39.000Z", mtkHeldAltitude),
     ]
     static let mtkHeldAltitude = "mode: the receiver uses 3 satellites (GGA) and says 2D (GSA fix type 2 at "
         + ":39); gpsd promotes the fix to 3D because GGA carries an altitude (MTK's held altitude), we report 2D"
