@@ -17,6 +17,8 @@ let package = Package(
         // C libraries from Debian packages, wrapped as system-library targets.
         .systemLibrary(name: "CSerialPort", pkgConfig: "libserialport", providers: [.apt(["libserialport-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // libcrypt (libxcrypt): crypt(3) checks the serial console's password hash.
+        .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
         // Linux uAPI pieces that do not import into Swift (ioctl numbers, unions, inline helpers).
         .target(name: "CLinux"),
         // Data compiled into the binary with #embed: the default replay drive and its licence.
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading"], swiftSettings: strict),
 
         // The device: wires sources, core, GPIO and console into one loop.
-        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Console", "Hardware", "CBundledData"],
+        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Console", "Hardware", "CBundledData", "CCrypt"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
 

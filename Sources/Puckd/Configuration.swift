@@ -1,3 +1,4 @@
+import Console
 import Hardware
 import Heading
 import Tracking
@@ -269,6 +270,12 @@ public struct ConsoleSettings: Sendable, Equatable {
     public var statusIntervalSeconds = 0.0
     /// A console command run when an interactive session begins (e.g. `watch status 2`); empty = none.
     public var startCommand = ""
+    /// What the console may do: look, operate (the default), or also change device-shaping keys.
+    public var access = ConsoleAccess.operate
+    /// A file holding the crypt(3) hash a serial console asks for before anything; empty = no password.
+    public var passwordFile = ""
+    /// After a wrong password, attempts are refused for this long, doubling per further failure, seconds.
+    public var loginDelaySeconds = 2.0
 }
 
 /// `[state]`: the state directory and how often it is written.

@@ -1,3 +1,4 @@
+import Console
 import Hardware
 import Heading
 import Tracking
@@ -20,6 +21,21 @@ public enum ConfigurationKeys {
 
     /// The keys of one section.
     public static func keys(in section: String) -> [ConfigurationKey] { all.filter { $0.section == section } }
+
+    /// Keys that shape the device rather than operate it: what it opens and drives (paths, buses, GPIO
+    /// lines and their wiring, the GPS source and line speed), the console itself, where the state is
+    /// written, and the simulated board. The console sets them only with `[console] access = full`.
+    public static let deviceShaping: Set<String> = [
+        "board.simulated", "gps.source", "gps.baud", "imu.bus", "imu.chip", "gpio.chip", "gpio.button",
+        "gpio.button_active_low", "gpio.button_bias", "gpio.button2", "gpio.led_fix", "gpio.led_mode",
+        "gpio.led_fault", "gpio.led_heartbeat", "gpio.led_mode_red", "gpio.led_mode_green", "gpio.led_mode_blue",
+        "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
+    ]
+
+    /// True for `deviceShaping` keys and every key of `[console]` and `[sim]`.
+    static func shapesDevice(section: String, name: String) -> Bool {
+        section == "console" || section == "sim" || deviceShaping.contains(section + "." + name)
+    }
 
     static let board: [ConfigurationKey] = [
         .text("board", "name", \.board.name, allowed: "any text", doc: "what this profile describes, for the start-up report"),
@@ -206,6 +222,20 @@ public enum ConfigurationKeys {
         .text("console", "start_command", \.console.startCommand, allowed: "empty or one console command",
               doc: "a console command run when an interactive session begins, e.g. watch status 2", live: true,
               validate: { ConsoleCommandCheck.problem(with: $0) }),
+        .choice("console", "access", \.console.access,
+                [("operate", .operate), ("read-only", .readOnly), ("full", .full)],
+                doc: "what the console may do: read-only = look only; operate = also modes, viewports, calibration "
+                    + "and keys that do not shape the device; full = also the device-shaping keys (paths, buses, GPIO "
+                    + "lines, the console, state.directory, gps.source, sim.*), which the console may not change otherwise",
+                live: true),
+        .text("console", "password_file", \.console.passwordFile,
+              allowed: "empty (no password) or an absolute path of a crypt(3) hash file readable only by root and puckd's user",
+              doc: "a serial console asks for this password before anything (puckd password-hash writes the hash; "
+                + "the file is re-read on SIGHUP); standard input/output never asks", live: true,
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/console.passwd" }),
+        .decimal("console", "login_delay_s", \.console.loginDelaySeconds, 0.5...60, unit: "seconds",
+                 doc: "after a wrong password the console refuses every attempt this long, twice as long after each "
+                    + "further failure (at most 60 s); never a pause of the loop", live: true),
     ]
 
     static let state: [ConfigurationKey] = [

@@ -85,6 +85,12 @@ public enum RunCommand {
             return ExitStatus.config
         }
 
+        if !c.console.passwordFile.isEmpty {
+            do throws(ConsolePassword.Failure) { _ = try ConsolePassword.load(path: c.console.passwordFile) } catch {
+                StandardStreams.err("puckd: [console] password_file = " + error.message + "\n")
+                return ExitStatus.config
+            }
+        }
         if checkOnly {
             if !c.board.simulated {
                 do throws(SourceAddressError) { _ = try SourceAddress(parsing: c.gps.source) } catch {

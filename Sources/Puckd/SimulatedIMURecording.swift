@@ -200,6 +200,7 @@ extension SimulatedIMURecording {
             case .notRegular: "the IMU log " + path + " is not a regular file: give the path of a CSV file"
             case .cannotRead(let code): "cannot read the IMU log " + path + " (" + WholeFile.describe(errno: code) + ")"
             case .tooLarge: "the IMU log " + path + " is larger than 256 MiB: give a shorter recording"
+            case .untrusted(let why): "the IMU log " + path + " is " + why
             }
             throw SimulatedIMURecordingError(message: message)
         }
