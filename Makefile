@@ -65,3 +65,28 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# --- Reliability (issue 11): fuzzing, sanitizers, soak. Kept in their own block. ---------------
+# make fuzz: every libFuzzer target of Fuzz/Targets/ (one file each; swiftc -sanitize=fuzzer,address)
+# on its seed corpus in Tests/Fixtures/fuzz/, FUZZ_SECONDS each (default 60) or FUZZ_RUNS executions.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz test-asan test-tsan soak
+fuzz: deps-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) ./scripts/fuzz
+
+# The whole suite under AddressSanitizer / ThreadSanitizer (debug builds; the malloc counter counts
+# through the sanitizer's allocator hooks, so the allocation proofs run too). Own scratch paths.
+test-asan: deps-test
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+
+test-tsan: deps-test
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
+
+# make soak: a 24-hour-equivalent replay (864 000 epochs at 10 Hz, every fix must come out) and a timed
+# run of the device sampling RSS, descriptors and counters (SOAK_SECONDS, default 600).
+SOAK_SECONDS ?= 600
+soak: deps-test
+	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
+	SOAK_SECONDS=$(SOAK_SECONDS) ./scripts/soak $(PUCKD)
