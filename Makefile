@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 # Debian packages: build (C libraries), tests (gpsd to test the gpsd source, python3 for the scorer,
 # xz to unpack fixtures) and benchmarks (gpsd-clients for gpsdecode, pip for pynmea2, time for RSS).
-BUILD_PKGS   := libserialport-dev libgpiod-dev pkg-config
+BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd
 BENCH_PKGS   := $(TEST_PKGS) gpsd-clients python3-pip python3-venv time valgrind
 # The device binary: one static executable (Swift runtime, libserialport.a and libgpiod.a linked in),
@@ -78,7 +78,7 @@ fuzz: deps-build
 # through the sanitizer's allocator hooks, so the allocation proofs run too). Own scratch paths.
 test-asan: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 
 test-tsan: deps-test
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
