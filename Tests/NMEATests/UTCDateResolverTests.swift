@@ -19,6 +19,17 @@ import Testing
         #expect(zda.days(for: Self.zda(2005, 3, 1))?.days == Self.day(2005, 3, 1))
     }
 
+    /// Through the default pipeline (what `puckd replay` runs): before, the fixed 2017 floor moved
+    /// 2016-12-31 to 2036-08-16 and 1985 to 2024.
+    @Test func theReplayPipelineKeepsOldDates() {
+        for (body, expected) in [("$GPRMC,120000.00,A,4829.0005,N,00022.0016,E,0.1,,311216,,,A", utc(2016, 12, 31, 12)),
+                                 ("$GPRMC,120000.00,A,4829.0005,N,00022.0016,E,0.1,,150185,,,A", utc(1985, 1, 15, 12))] {
+            let (fixes, p) = assemble([body])
+            #expect(fixes.first?.utcNanoseconds == expected)
+            #expect(p.assembler.counters.weekRolloverCorrections == 0)
+        }
+    }
+
     @Test func theWindowMovesWithThePivot() throws {
         var in2075 = UTCDateResolver(policy: .live(pivotDays: Self.day(2075, 1, 1)))
         #expect(in2075.days(for: Self.rmc(80, 6, 1))?.days == Self.day(2080, 6, 1))
