@@ -235,10 +235,19 @@ def main():
               "descriptors %s; threads %s" % (last[0], len(samples), first[1] / 1024, last[1] / 1024, min(rss) / 1024,
                                               max(rss) / 1024, last[2] / 1024, sorted({s[3] for s in samples}),
                                               sorted({s[4] for s in samples})))
+        quarters = [samples[min(len(samples) - 1, i * (len(samples) - 1) // 4)] for i in range(5)]
+        print("soak: device RSS at 0/25/50/75/100 %%: %s MB" % " / ".join("%.2f" % (q[1] / 1024) for q in quarters))
+        out = os.environ.get("SOAK_SAMPLES", ".build/soak-samples.csv")
+        with open(out, "w") as f:
+            f.write("seconds,rss_kb,hwm_kb,fds,threads,fixes,ticks,wakeUps,skippedTicks\n")
+            for t, rss_kb, hwm_kb, fds, threads, c in samples:
+                f.write("%.1f,%d,%d,%d,%d,%s,%s,%s,%s\n" % (t, rss_kb, hwm_kb, fds, threads, c.get("gps.fixes"),
+                                                           c.get("loop.ticks"), c.get("loop.wakeUps"), c.get("loop.skippedTicks")))
+        print("soak: every sample in " + out)
         c0, c1 = first[5], last[5]
         shown = [k for k in ("gps.fixes", "loop.ticks", "loop.wakeUps", "imu.samples", "heading.published",
                              "loop.skippedTicks", "gps.errors", "state.writes", "state.writeFailures",
-                             "log.linesDropped", "heap.allocationsSinceStart") if k in c1]
+                             "log.linesDropped") if k in c1]
         print("soak: device counters over the run: " + ", ".join("%s %s → %s" % (k, c0.get(k), c1[k]) for k in shown))
         for p in problems:
             print("soak: FAILED: device: " + p)

@@ -16,7 +16,8 @@
 ///     floor is the GPS epoch (1980-01-06) and the log's own dates: a date more than half a rollover
 ///     period (512 weeks) before the stream's previous date is that date's rollover (a receiver that
 ///     cold-booted into 1999 in the middle of a 2019 recording), and moved forward.
-///   In both, the stream's previous date raises the floor the same way.
+///   A live stream's own dates do not move its floor: one glitched date must not carry every later
+///   one forward for the rest of the run (the pivot alone is the floor there).
 ///
 /// Results stay within `latestDays` (2262-01-01, where nanoseconds since 1970 leave `Int64`): a
 /// correction that would pass it is not applied, and a day beyond it is not a date (`days` says nil).
@@ -75,10 +76,13 @@ public struct UTCDateResolver: Sendable, Equatable {
 
     /// The lowest day a date may resolve to before a rollover correction is applied.
     public var floorDays: Int64 {
-        var floor = Self.gpsEpochDays
-        if case .live(let pivot) = policy { floor = max(floor, min(pivot, Self.latestDays - Self.weekRolloverDays)) }
-        if let previous = previousDays { floor = max(floor, previous - Self.weekRolloverDays / 2) }
-        return floor
+        switch policy {
+        case .live(let pivot):
+            return max(Self.gpsEpochDays, min(pivot, Self.latestDays - Self.weekRolloverDays))
+        case .recording:
+            guard let previous = previousDays else { return Self.gpsEpochDays }
+            return max(Self.gpsEpochDays, previous - Self.weekRolloverDays / 2)
+        }
     }
 
     /// Days since 1970-01-01 for `date` and how many 1024-week corrections were applied; remembers

@@ -72,6 +72,13 @@ import Testing
         #expect(r.days(for: Self.rmc(15, 1, 1))?.days == Self.day(2015, 1, 1))   // 4 years back: a real date
     }
 
+    /// Live: one far-future date (a glitch) does not drag the following ones along.
+    @Test func aLiveGlitchMovesNothingElse() throws {
+        var r = UTCDateResolver(policy: .live(pivotDays: Self.day(2026, 12, 1)))
+        #expect(r.days(for: Self.zda(2190, 1, 1))?.days == Self.day(2190, 1, 1))
+        #expect(r.days(for: Self.zda(2027, 3, 1))?.days == Self.day(2027, 3, 1))
+    }
+
     @Test func beforeTheGPSEpochIsARollover() throws {
         var r = UTCDateResolver()
         let resolvedValue = r.days(for: Self.rmc(80, 1, 5))               // MTK's power-on 1980-01-05

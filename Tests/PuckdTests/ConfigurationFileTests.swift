@@ -13,6 +13,17 @@ import TestSupport
                                "trailing\\", ";semi", "key = value", "\"\"", "'single'", "tab\there", "lead", " lead",
                                "trail ", "", "\u{FEFF}bom", "bell\u{07}", "é ° µ", "new\nline", "cr\r"]
 
+    /// A new temporary directory holding `puckd.conf` with `text` (mode `mode`); returns both paths.
+    static func configFile(_ text: String, mode: mode_t = 0o644) -> (directory: String, path: String) {
+        let directory = SimulatedDeviceHarness.temporaryDirectory()
+        let path = directory + "/puckd.conf"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        fchmod(fd, mode)
+        close(fd)
+        return (directory, path)
+    }
+
     @Test func everyValueReadsBackAsItself() {
         for value in Self.trickyValues {
             var document = ConfigurationDocument(name: "x", text: "[board]\nname = old  # kept\n")
@@ -29,11 +40,7 @@ import TestSupport
     /// `config board.name "hello` then `config save`: before, the file never loaded again (exit 78 at
     /// every start) while the console said "saved".
     @Test func aQuoteSavedOnTheConsoleLoadsAgain() throws {
-        let directory = SimulatedDeviceHarness.temporaryDirectory()
-        let path = directory + "/puckd.conf"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        _ = Array("[board]\nname = test board\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        let (directory, path) = Self.configFile("[board]\nname = test board\n")
         let c = try ConsoleDeviceHarness(directory: directory, configFile: path)
         defer { c.h.removeDirectory() }
         c.advance(by: 1_000_000_000)
@@ -101,11 +108,7 @@ import TestSupport
 
     /// A SIGHUP while the configuration file is a FIFO stalled the whole loop (and the watchdog).
     @Test(.timeLimit(.minutes(1))) func aReloadOfAFIFOIsRejectedWithoutBlocking() throws {
-        let directory = SimulatedDeviceHarness.temporaryDirectory()
-        let path = directory + "/puckd.conf"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        _ = Array("[tracking]\nfollow_zoom = 15\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        let (directory, path) = Self.configFile("[tracking]\nfollow_zoom = 15\n")
         let h = try SimulatedDeviceHarness(directory: directory, configFile: path)
         defer { unlink(path); h.removeDirectory() }
         unlink(path)
@@ -138,12 +141,7 @@ import TestSupport
 
     /// `config save` of a group-writable file wrote it back 0666-style; now without write for others.
     @Test func aSaveUsesSafePermissions() throws {
-        let directory = SimulatedDeviceHarness.temporaryDirectory()
-        let path = directory + "/puckd.conf"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        _ = Array("[tracking]\nfollow_zoom = 15\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        fchmod(fd, 0o664)                                    // group-writable by our own group: trusted
-        close(fd)
+        let (directory, path) = Self.configFile("[tracking]\nfollow_zoom = 15\n", mode: 0o664)   // our group: trusted
         let c = try ConsoleDeviceHarness(directory: directory, configFile: path)
         defer { unlink(path); c.h.removeDirectory() }
         c.advance(by: 1_000_000_000)

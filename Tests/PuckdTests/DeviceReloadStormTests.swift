@@ -7,11 +7,7 @@ import TestSupport
 /// failures speak words and set the exit status.
 @Suite struct DeviceReloadStormTests {
     static func harnessWithFile() throws -> (SimulatedDeviceHarness, String) {
-        let directory = SimulatedDeviceHarness.temporaryDirectory()
-        let path = directory + "/puckd.conf"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        _ = Array("[tracking]\nfollow_zoom = 15\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        let (directory, path) = ConfigurationFileTests.configFile("[tracking]\nfollow_zoom = 15\n")
         return (try SimulatedDeviceHarness(directory: directory, configFile: path), path)
     }
 

@@ -17,8 +17,8 @@ import TestSupport
         close(fd)
     }
 
-    /// 30 SIGHUPs 10 ms apart: before, 30 reloads (each re-reading and re-validating the files); now
-    /// one at once and one a second later that says it served the other 29.
+    /// 30 SIGHUPs 10 ms apart: before, a reload for each one the loop saw (re-reading and re-validating
+    /// the files every time); now one at once and one a second later that says how many it served.
     @Test(.timeLimit(.minutes(1))) func aSIGHUPStormIsTwoReloads() throws {
         let dir = Self.scratch()
         let config = dir + "/puckd.conf"
@@ -34,8 +34,10 @@ import TestSupport
         usleep(1_500_000)
         _ = p.waitUntil(seconds: 0.5) { _ in false }
         let reloads = p.errorOutput.split(separator: "\n").filter { $0.contains("config: reloaded") }
+        // The kernel itself merges a SIGHUP that arrives while one is pending, so the second reload
+        // serves "up to 29" (21 under ThreadSanitizer's slower loop).
         #expect(reloads.count == 2, "\(reloads)")
-        #expect(reloads.last?.contains("(29 SIGHUPs merged into this reload)") == true, "\(reloads)")
+        #expect(reloads.last?.contains(" SIGHUPs merged into this reload)") == true, "\(reloads)")
         p.closeInput()
         #expect(p.waitForExit(seconds: 10) == 0)
     }
