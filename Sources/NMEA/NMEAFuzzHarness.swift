@@ -100,7 +100,10 @@ public enum NMEAFuzzHarness {
             || !within(fix.verticalAccuracyMeters, 0, .greatestFiniteMagnitude) {
             return "accuracy negative or not finite"
         }
-        if (fix.horizontalAccuracyMeters != nil) != (fix.accuracySource != .none) { return "accuracy source inconsistent" }
+        // A source says where either estimate came from: a 3D epoch with VDOP but no HDOP has only a
+        // vertical one (found by `make fuzz`, nmea target).
+        let hasEstimate = fix.horizontalAccuracyMeters != nil || fix.verticalAccuracyMeters != nil
+        if hasEstimate != (fix.accuracySource != .none) { return "accuracy source inconsistent" }
         if let n = fix.satellitesUsed, n < 0 || n > 255 * 8 { return "satellites used out of range" }
         if let n = fix.satellitesInView, n < 0 || n > SkyView.capacity { return "satellites in view out of range" }
         if let v = fix.differentialAgeSeconds, !(v >= 0 && v <= Limits.differentialAgeSeconds) { return "DGPS age out of range" }
