@@ -100,6 +100,20 @@ let corpusLogs: [[UInt8]] = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").com
         #expect(finding.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 613).violation } == nil)
     }
 
+    /// The second finding: a ZDA dated 2200 followed by earlier dates and midnights carried the UTC
+    /// past 2199, the harness's old bound; the resolver's own range (to 2262) is the invariant now.
+    @Test func datesAfter2199StayInTheResolversRange() throws {
+        let finding = try #require(Fixtures.bytes("fuzz/nmea/finding-date-after-2199.nmea"))
+        let chunk = 1 + Int(finding[0]) * 17
+        #expect(finding.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: chunk, strict: finding[1] & 1 == 1).violation } == nil)
+        var fixes: [Fix] = []
+        var pipeline = NMEAPipeline()
+        finding.withUnsafeBytes { pipeline.feed($0) { fixes.append(copy $0) } }
+        pipeline.finish { fixes.append(copy $0) }
+        #expect(fixes.contains { ($0.utcNanoseconds ?? 0) > utc(2200, 1, 1) })
+        #expect(fixes.allSatisfy { ($0.utcNanoseconds ?? 0) < UTCDateResolver.latestDays * 86_400_000_000_000 })
+    }
+
     @Test func harnessDetectsBrokenFixes() {
         var fix = Fix(timeOfDayNanoseconds: 1_000_000_000)
         #expect(NMEAFuzzHarness.rangeViolation(fix) == nil)
