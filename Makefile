@@ -4,7 +4,7 @@ SWIFT        ?= swift
 # xz to unpack fixtures, debian-archive-keyring for fetching the other libgpiod API, the aarch64 cross
 # compiler for scripts/check-aarch64, cc for the static binary's NSS test) and benchmarks (gpsd-clients
 # for gpsdecode, pip for pynmea2, time for RSS).
-BUILD_PKGS   := libserialport-dev libgpiod-dev pkg-config
+BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd debian-archive-keyring gcc libc6-dev \
                 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind
@@ -114,3 +114,28 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# --- Reliability (issue 11): fuzzing, sanitizers, soak. Kept in their own block. ---------------
+# make fuzz: every libFuzzer target of Fuzz/Targets/ (one file each; swiftc -sanitize=fuzzer,address)
+# on its seed corpus in Tests/Fixtures/fuzz/, FUZZ_SECONDS each (default 60) or FUZZ_RUNS executions.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz test-asan test-tsan soak
+fuzz: deps-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) ./scripts/fuzz
+
+# The whole suite under AddressSanitizer / ThreadSanitizer (debug builds; the malloc counter counts
+# through the sanitizer's allocator hooks, so the allocation proofs run too). Own scratch paths.
+test-asan: deps-test
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
+
+test-tsan: deps-test
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan
+
+# make soak: a 24-hour-equivalent replay (864 000 epochs at 10 Hz, every fix must come out) and a timed
+# run of the device sampling RSS, descriptors and counters (SOAK_SECONDS, default 600).
+SOAK_SECONDS ?= 600
+soak: deps-test
+	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
+	SOAK_SECONDS=$(SOAK_SECONDS) ./scripts/soak $(PUCKD)

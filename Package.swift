@@ -20,6 +20,8 @@ let package = Package(
         // puckd's one GPIO API, a C shim compiled against libgpiod v1 or v2, whichever <gpiod.h> pkg-config
         // finds (Debian 12: 1.6.3, Debian 13: 2.2.1): the API is chosen at build time, never at run time.
         .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
+        // libcrypt (libxcrypt): crypt(3) checks the serial console's password hash.
+        .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
         // Linux uAPI pieces that do not import into Swift (ioctl numbers, unions, inline helpers).
         .target(name: "CLinux"),
         // Data compiled into the binary with #embed: the default replay drive and its licence.
@@ -43,7 +45,7 @@ let package = Package(
 
         // The device: wires sources, core, GPIO and console into one loop.
         .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
-                                              "Hardware", "CBundledData"],
+                                              "Hardware", "CBundledData", "CCrypt"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
 

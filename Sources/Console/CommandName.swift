@@ -28,8 +28,10 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case version
     case press
     case quit
+    /// Not typed: what a console locked by a password sends for the line typed at `password:`.
+    case login
 
-    /// Number of command words (`rawValue` runs 0 ..< count).
+    /// Number of command words that can be typed (`rawValue` runs 0 ..< count; `login` comes after).
     public static let count = 27
 
     /// The command at `index` in listing order (0 ..< count).
@@ -67,6 +69,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
         case .version: "version"
         case .press: "press"
         case .quit: "quit"
+        case .login: "login"
         }
     }
 

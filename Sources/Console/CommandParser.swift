@@ -79,6 +79,7 @@ struct Arguments {
         case .stats: return noArguments(.view(.stats))
         case .version: return noArguments(.version)
         case .quit: return noArguments(.quit(.command))
+        case .login: return .failure(CommandError(command: nil, kind: .unknownCommand(suggestion: nil)))   // never looked up
         case .help: return help()
         case .events: return events()
         case .nmea: return nmea()

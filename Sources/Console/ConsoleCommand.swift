@@ -43,6 +43,8 @@ public enum ConsoleCommand: Sendable, Equatable {
     case press(button: Int, long: Bool)
     /// `quit`/`exit`, Ctrl-D on an empty line.
     case quit(ConsoleQuitReason)
+    /// The line typed at a locked console's `password:` prompt (never echoed, parsed or remembered).
+    case login(password: ConsoleText)
 
     /// The command word the command came from (error messages and JSON `reply` fields).
     public var name: ConsoleCommandName {
@@ -65,6 +67,7 @@ public enum ConsoleCommand: Sendable, Equatable {
         case .json: .json
         case .press: .press
         case .quit: .quit
+        case .login: .login
         }
     }
 }

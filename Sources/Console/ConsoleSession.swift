@@ -25,6 +25,10 @@ public struct ConsoleSession: ~Copyable {
     /// The running watch, if any.
     public internal(set) var watch: WatchSchedule?
 
+    /// True while the session waits for its password: lines become `.login` commands, unparsed,
+    /// unechoed and kept out of the history (`lock()`, `unlock()`).
+    public private(set) var isLocked = false
+
     /// Set while the device owes a reply to the command `feed` returned.
     var awaitingReply = false
     /// Set after end of input: nothing more is read.
@@ -49,13 +53,30 @@ public struct ConsoleSession: ~Copyable {
     /// True while `watch` redraws a view.
     public var isWatching: Bool { watch != nil }
 
-    /// Interactive sessions: the greeting and the first prompt. Scripted sessions print nothing.
+    /// Interactive sessions: the greeting and the first prompt (`password: ` when locked). Scripted
+    /// sessions print nothing.
     public mutating func begin(version: StaticString) {
         guard options.interactive else { return }
         writeRaw("puckd ")
         writeRaw(version)
-        writeRaw(" console. Type help for the commands; Tab completes, Up recalls.\r\n")
-        writeRaw(options.prompt)
+        if isLocked {
+            writeRaw(" console. This console is locked: type its password (Ctrl-D ends the session).\r\n")
+        } else {
+            writeRaw(" console. Type help for the commands; Tab completes, Up recalls.\r\n")
+        }
+        writeRaw(editor.currentPrompt)
+    }
+
+    /// Locks the session before `begin`: every line is a password attempt until `unlock()`.
+    public mutating func lock() {
+        isLocked = true
+        editor.masked = true
+    }
+
+    /// The password was right: the session takes commands from now on (the reply to `.login` says so).
+    public mutating func unlock() {
+        isLocked = false
+        editor.masked = false
     }
 
     // MARK: input
@@ -126,6 +147,13 @@ public struct ConsoleSession: ~Copyable {
             replyError(error)
             return nil
         }
+        if isLocked {
+            let password = editor.withLine { ConsoleText(bytes: $0) }
+            editor.finishLine()                         // masked: wiped, not remembered
+            counters.commands += 1
+            awaitingReply = true
+            return .login(password: password)
+        }
         let outcome = editor.withLine { CommandParser.parse($0) }
         editor.finishLine()
         switch outcome {
@@ -181,7 +209,7 @@ public struct ConsoleSession: ~Copyable {
 
     /// The interactive prompt (after a reply, or a blank line).
     mutating func prompt() {
-        if options.interactive && watch == nil { writeRaw(options.prompt) }
+        if options.interactive && watch == nil { writeRaw(editor.currentPrompt) }
     }
 
     /// A reply is owed but another byte arrived (the device did not reply): give the prompt back.

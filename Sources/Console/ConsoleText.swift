@@ -37,6 +37,14 @@ public struct ConsoleText: Sendable, Equatable {
     /// True when the text is empty.
     public var isEmpty: Bool { count == 0 }
 
+    /// Empties the text and overwrites every byte it held (used for a password once it was checked).
+    public mutating func wipe() {
+        var i = 0
+        while i < Self.capacity { storage[i] = 0; i += 1 }
+        count = 0
+        isTruncated = false
+    }
+
     /// The byte at `index` (0 ..< count).
     public subscript(index: Int) -> UInt8 {
         precondition(index >= 0 && index < count, "ConsoleText index out of range")

@@ -31,6 +31,7 @@ public enum HelpText {
         case .version: "version"
         case .press: "press [long] [1|2]"
         case .quit: "quit"
+        case .login: "password: (a console locked by [console] password_file)"
         }
     }
 
@@ -64,6 +65,7 @@ public enum HelpText {
         case .version: "puckd version"
         case .press: "press the simulated board's button"
         case .quit: "end the console session (also: exit, Ctrl-D)"
+        case .login: "unlock a serial console with its password"
         }
     }
 
@@ -197,6 +199,12 @@ public enum HelpText {
             """
             Ends the console session. On standard input/output puckd then shuts down cleanly (LEDs off, \
             state saved); on a serial port a fresh session starts.\n
+            """
+        case .login:
+            """
+            With [console] password_file set, a serial console asks for the password before anything else \
+            (nothing is echoed). After a wrong one it refuses every attempt for [console] login_delay_s \
+            seconds, twice as long after each further failure (at most 60 s).\n
             """
         }
     }

@@ -36,6 +36,11 @@ public struct LineEditor: Sendable {
     public private(set) var history = LineEditorHistory()
     /// Bytes ignored (unsupported control bytes, unknown escape sequences, refused bytes).
     public private(set) var ignoredBytes: Int64 = 0
+    /// True while a password is typed: nothing is echoed or redrawn, the cursor keys, Tab and the
+    /// history do nothing, and the line never enters the history.
+    public var masked = false
+    /// The prompt of a masked line.
+    public static let passwordPrompt: StaticString = "password: "
 
     var escape = LineEditorEscape()
     var historyAge: Int?
@@ -63,7 +68,8 @@ public struct LineEditor: Sendable {
 
     /// After `.line`: stores the line in the history (unless it had an error) and starts a new one.
     public mutating func finishLine() {
-        if lineError == nil { history.add(line) }
+        if lineError == nil && !masked { history.add(line) }
+        if masked { line.wipe() }
         clearLine()
     }
 
@@ -77,9 +83,16 @@ public struct LineEditor: Sendable {
         if escape.isActive {
             switch escape.feed(byte) {
             case .pending: return .none
-            case .key(let key): handle(key, &out); return .none
+            case .key(let key):
+                if masked { ignoredBytes += 1 } else { handle(key, &out) }
+                return .none
             case .abandoned: ignoredBytes += 1   // the sequence so far; the byte itself is handled below
             }
+        }
+        if masked, byte == 0x09 || byte == 0x01 || byte == 0x05 || byte == 0x02 || byte == 0x06 || byte == 0x10
+            || byte == 0x0E || byte == 0x04 && line.count > 0 {
+            ignoredBytes += 1                       // no completion, movement or recall of a password
+            return .none
         }
         switch byte {
         case 0x1B: escape.begin()
@@ -126,14 +139,18 @@ public struct LineEditor: Sendable {
 
     /// Appends the prompt (interactive only).
     public func appendPrompt(to out: inout OutputBuffer) {
-        if interactive { out.append(prompt) }
+        if interactive { out.append(currentPrompt) }
     }
+
+    /// The prompt now: `passwordPrompt` while masked.
+    public var currentPrompt: StaticString { masked ? Self.passwordPrompt : prompt }
 
     /// Redraws prompt and line on the current terminal row and puts the cursor back.
     public func redraw(_ out: inout OutputBuffer) {
         guard interactive else { return }
         out.append(UInt8(ascii: "\r"))
-        out.append(prompt)
+        out.append(currentPrompt)
+        if masked { out.append("\u{1B}[K"); return }
         line.append(0..<line.count, to: &out)
         out.append("\u{1B}[K")
         moveLeft(line.count - cursor, &out)
@@ -160,7 +177,7 @@ public struct LineEditor: Sendable {
             return
         }
         cursor += 1
-        guard interactive else { return }
+        guard interactive, !masked else { return }
         out.append(byte)
         if cursor < line.count {
             line.append(cursor..<line.count, to: &out)
@@ -172,7 +189,7 @@ public struct LineEditor: Sendable {
         guard cursor > 0 else { bell(&out); return }
         cursor -= 1
         line.remove(cursor..<cursor + 1)
-        guard interactive else { return }
+        guard interactive, !masked else { return }
         out.append(0x08)
         line.append(cursor..<line.count, to: &out)
         out.append(UInt8(ascii: " "))
@@ -182,7 +199,7 @@ public struct LineEditor: Sendable {
     mutating func deleteUnderCursor(_ out: inout OutputBuffer) {
         guard cursor < line.count else { bell(&out); return }
         line.remove(cursor..<cursor + 1)
-        guard interactive else { return }
+        guard interactive, !masked else { return }
         line.append(cursor..<line.count, to: &out)
         out.append(UInt8(ascii: " "))
         moveLeft(line.count - cursor + 1, &out)

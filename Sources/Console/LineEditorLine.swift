@@ -45,6 +45,13 @@ public struct LineEditorLine: Sendable, Equatable {
     /// Empties the line.
     public mutating func removeAll() { count = 0 }
 
+    /// Empties the line and overwrites every byte it held (a password leaves no copy behind).
+    public mutating func wipe() {
+        var i = 0
+        while i < Self.capacity { bytes[i] = 0; i += 1 }
+        count = 0
+    }
+
     /// Calls `body` with the bytes of the line.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         let n = count

@@ -70,6 +70,8 @@ public enum RenderAcknowledgement {
             out.append("press: button "); out.append(int: button); out.append(long ? " long press\n" : " short press\n")
         case .quit:
             out.append("bye\n")
+        case .login:
+            out.append("logged in: type help for the commands\n")
         case .version:
             out.append("puckd "); out.append(state.device.version); out.append(UInt8(ascii: "\n"))
         case .json:
@@ -136,6 +138,8 @@ public enum RenderAcknowledgement {
             o.bool("long", long, &out)
         case .quit(let reason):
             o.string("reason", reason == .command ? "command" : "endOfTransmission", &out)
+        case .login:
+            o.bool("loggedIn", true, &out)
         case .version:
             o.string("version", state.device.version, &out)
         case .json:

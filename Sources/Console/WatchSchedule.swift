@@ -26,7 +26,10 @@ public struct WatchSchedule: Sendable, Equatable {
     public init(view: ConsoleView, hertz: Double) {
         self.view = view
         self.hertz = hertz
-        intervalNanoseconds = max(1, Int64((1e9 / hertz).rounded()))
+        // The parser limits HZ (CommandParser.Limits.watchHertz); any other rate is clamped here, so
+        // the interval is finite and within 1 ns … 1e9 s (NaN draws once a second).
+        let rate = hertz.isNaN ? 1 : min(max(hertz, 1e-9), 1e9)
+        intervalNanoseconds = max(1, Int64((1e9 / rate).rounded()))
     }
 
     /// True when a frame is due at `now`.

@@ -147,8 +147,5 @@ public struct GPIOChipInfo: Sendable, Equatable {
     }
 }
 
-/// `strerror` text for an errno value (allocates a String: for messages only).
-func errnoText(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "errno \(code)" }
-    return String(cString: text) + " (errno \(code))"
-}
+/// The text and name of an errno value, "Input/output error (EIO)" (allocates a String: messages only).
+func errnoText(_ code: Int32) -> String { SystemErrorText.describe(code) }

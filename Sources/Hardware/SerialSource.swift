@@ -213,6 +213,6 @@ public struct SerialBackendChoice: Equatable, Sendable {
     private func errnoSuffix(_ code: Int32) -> String {
         guard code != 0 else { return "" }
         if let name = errnoName(code) { return ", " + name.description }
-        return ", errno \(code)"
+        return ", " + SystemErrorText.describe(code)
     }
 }

@@ -27,7 +27,7 @@ extension SourceError {
         func errnoText() {
             if systemErrno == 0 { return }
             text(" (")
-            if let name = errnoName(systemErrno) { text(name) } else { text("errno "); number(Int64(systemErrno)) }
+            if let name = errnoName(systemErrno) { text(name) } else { SystemErrorText.write(systemErrno, to: sink) }
             text(")")
         }
 

@@ -146,13 +146,13 @@ public struct AHRSFilter: Sendable {
         guard isInitialized else {
             return initialize(sample.timestampNanoseconds, accel: accel, magnetic: magnetic)
         }
-        let stepNanoseconds = sample.timestampNanoseconds &- lastTimestampNanoseconds
-        guard stepNanoseconds > 0 else {
+        let (stepNanoseconds, overflow) = sample.timestampNanoseconds.subtractingReportingOverflow(lastTimestampNanoseconds)
+        guard stepNanoseconds > 0 || overflow else {
             counters.nonMonotonicTimestamps &+= 1
             return false
         }
         let dt = Double(stepNanoseconds) * 1e-9
-        if dt > configuration.maximumTimeStepSeconds {
+        if overflow || dt > configuration.maximumTimeStepSeconds {      // a jump beyond Int64: a gap
             counters.gaps &+= 1
             restart()
             return initialize(sample.timestampNanoseconds, accel: accel, magnetic: magnetic)

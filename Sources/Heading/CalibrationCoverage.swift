@@ -16,8 +16,8 @@ public struct CalibrationCoverage: Sendable {
     @inline(__always)
     public static func bin(of direction: Vector3) -> Int {
         let n = direction.length
-        guard n > 0 else { return 0 }
-        let z = direction.z / n
+        guard n > 0, n.isFinite else { return 0 }      // NaN or infinite: bin 0 (Int(NaN) would trap)
+        let z = direction.z / n                         // −1…1: the band below is 0…3
         let band = min(3, max(0, Int(((z + 1) * 2).rounded(.down))))
         var sector = 0
         // Eight sectors by sign tests and |x| vs |y| (no trigonometry).

@@ -79,8 +79,8 @@ public struct HeadingEstimator: Sendable {
     /// published (read it from `published`).
     @discardableResult
     public mutating func update(_ sample: IMUSample) -> Bool {
-        if speedTimestampNanoseconds != Int64.min
-            && sample.timestampNanoseconds &- speedTimestampNanoseconds > HeadingEstimator.speedLifetimeNanoseconds {
+        let (sinceSpeed, overflow) = sample.timestampNanoseconds.subtractingReportingOverflow(speedTimestampNanoseconds)
+        if speedTimestampNanoseconds != Int64.min && (overflow || sinceSpeed > HeadingEstimator.speedLifetimeNanoseconds) {
             speedTimestampNanoseconds = Int64.min
             filter.setVehicleMotion(speedMetersPerSecond: nil, accelerationMetersPerSecondSquared: 0)
         }
@@ -141,9 +141,10 @@ public struct HeadingEstimator: Sendable {
     public mutating func updateSpeed(metersPerSecond speed: Double, timestampNanoseconds: Int64) {
         guard speed.isFinite, speed >= 0 else { return }
         var rate = 0.0
-        if speedTimestampNanoseconds != Int64.min, timestampNanoseconds > speedTimestampNanoseconds,
-           timestampNanoseconds - speedTimestampNanoseconds <= HeadingEstimator.speedLifetimeNanoseconds {
-            rate = (speed - lastSpeed) / (Double(timestampNanoseconds - speedTimestampNanoseconds) * 1e-9)
+        let (elapsed, overflow) = timestampNanoseconds.subtractingReportingOverflow(speedTimestampNanoseconds)
+        if speedTimestampNanoseconds != Int64.min, !overflow, elapsed > 0,
+           elapsed <= HeadingEstimator.speedLifetimeNanoseconds {
+            rate = (speed - lastSpeed) / (Double(elapsed) * 1e-9)
             rate = min(5, max(-5, rate))
         }
         lastSpeed = speed

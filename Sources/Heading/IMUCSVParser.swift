@@ -35,6 +35,8 @@ public enum IMUCSVError: Error, Sendable, Equatable {
     case missingFields(line: Int, found: Int, expected: Int)
     /// A field is not a number.
     case badNumber(line: Int, column: Int)
+    /// The time is not within ±`IMUCSVParser.maximumTimeSeconds` (it would not fit nanoseconds).
+    case timeOutOfRange(line: Int, seconds: Double)
 
     /// One-sentence explanation with the fix.
     public var message: String {
@@ -45,6 +47,8 @@ public enum IMUCSVError: Error, Sendable, Equatable {
             return "CSV line \(line) has \(found) fields, the header has \(expected): fix or delete the truncated line"
         case let .badNumber(line, column):
             return "CSV line \(line), column \(column) is not a number: fix the value (NaN is accepted only for reference and magnetometer columns)"
+        case let .timeOutOfRange(line, seconds):
+            return "CSV line \(line): the time \(seconds) s is outside ±4e9 s (126 years): the time column must be seconds; fix the value"
         }
     }
 }
@@ -58,6 +62,9 @@ public struct IMUCSVParser: Sendable {
     public let fieldCount: Int
     /// 1-based line number of the last line given to `parse(line:)` (the header is line 1).
     public private(set) var lineNumber = 1
+    /// Largest magnitude of a row's time, seconds: ±4e9 s is ±4e18 ns, so any two timestamps differ
+    /// by less than `Int64.max` nanoseconds (differences of sample times never overflow).
+    public static let maximumTimeSeconds = 4e9
     private var roles = InlineArray<32, UInt8>(repeating: Role.ignore)
 
     private enum Role {
@@ -111,6 +118,7 @@ public struct IMUCSVParser: Sendable {
         guard column >= fieldCount else { throw .missingFields(line: lineNumber, found: column, expected: fieldCount) }
         let time = values[Int(Role.time)]
         guard time.isFinite else { throw .badNumber(line: lineNumber, column: 1) }
+        guard abs(time) <= Self.maximumTimeSeconds else { throw .timeOutOfRange(line: lineNumber, seconds: time) }
         var gyro = Vector3(values[2], values[3], values[4])
         var accel = Vector3(values[5], values[6], values[7])
         guard gyro.isFinite, accel.isFinite else { throw .badNumber(line: lineNumber, column: 2) }
@@ -121,6 +129,7 @@ public struct IMUCSVParser: Sendable {
         let mag = Vector3(values[8], values[9], values[10])
         let q = Quaternion(w: values[11], x: values[12], y: values[13], z: values[14])
         let movement = values[15]
+        // |time| ≤ 4e9 s (checked above): the nanoseconds fit Int64.
         let sample = IMUSample(timestampNanoseconds: Int64((time * 1e9).rounded()), gyroRadiansPerSecond: gyro,
                                accelerationMetersPerSecondSquared: accel, magneticFieldMicrotesla: mag.isFinite ? mag : nil)
         let qValid = q.w.isFinite && q.x.isFinite && q.y.isFinite && q.z.isFinite && q.normSquared > 0

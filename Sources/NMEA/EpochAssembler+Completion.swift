@@ -15,8 +15,10 @@ extension EpochAssembler {
 
         lastFix = Fix(timeOfDayNanoseconds: acc.timeOfDay.nanoseconds)
         lastFix.isLeapSecond = acc.timeOfDay.isLeapSecond
-        if let day = resolveDay() { lastFix.utcNanoseconds = day * 86_400_000_000_000 + acc.timeOfDay.nanoseconds }
-        else { counters.epochsWithoutDate += 1 }
+        if let day = resolveDay(),
+           let utc = UTCDateResolver.utcNanoseconds(days: day, timeOfDayNanoseconds: acc.timeOfDay.nanoseconds) {
+            lastFix.utcNanoseconds = utc
+        } else { counters.epochsWithoutDate += 1 }
 
         if acc.hasFix {
             lastFix.mode = mode()

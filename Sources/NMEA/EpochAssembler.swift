@@ -260,16 +260,17 @@ public struct EpochAssembler: Sendable {
     /// The open epoch's day (days since 1970): its own date, else the last known date carried across midnight.
     mutating func resolveDay() -> Int64? {
         let time = acc.timeOfDay.nanoseconds
-        if let date = acc.date {
-            let (days, corrections) = configuration.dates.days(for: date)
-            if corrections > 0 { counters.weekRolloverCorrections += 1 }
+        if let date = acc.date, let resolved = configuration.dates.days(for: date) {
+            let days = resolved.days
+            if resolved.rolloverCorrections > 0 { counters.weekRolloverCorrections += 1 }
             knownDay = days
             knownDayTime = time
             return days
         }
         guard var day = knownDay else { return nil }
-        let delta = time - knownDayTime
-        if delta < -43_200_000_000_000 { day += 1 } else if delta > 43_200_000_000_000 { day -= 1 }
+        let delta = time - knownDayTime                    // both times of day: bounded
+        // ±1 per epoch: a hostile stream can walk the day far; utcNanoseconds refuses it past 2262.
+        if delta < -43_200_000_000_000 { day &+= 1 } else if delta > 43_200_000_000_000 { day &-= 1 }
         knownDay = day
         knownDayTime = time
         return day

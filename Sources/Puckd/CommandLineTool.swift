@@ -34,6 +34,7 @@ public enum CommandLineTool {
         case "imu": return IMUCommand.run(rest)
         case "gpio": return GPIOCommand.run(rest)
         case "heading": return HeadingCommand.run(rest)
+        case "password-hash": return PasswordHashCommand.run(rest)
         default:
             StandardStreams.err("puckd: unknown command '\(command)'; run 'puckd --help' for the list\n")
             return ExitStatus.usage
@@ -58,6 +59,7 @@ public enum CommandLineTool {
         IMUCommand.usage,
         GPIOCommand.usage,
         HeadingCommand.usage,
+        PasswordHashCommand.usage,
     ]
 
     static func printHelp() {
@@ -86,6 +88,8 @@ public enum ExitStatus {
     public static let ioError: Int32 = 74
     public static let permission: Int32 = 77
     public static let config: Int32 = 78
+    /// `puckd run` stopped cleanly but its final state save failed (EX_IOERR).
+    public static let stateNotSaved: Int32 = 74
 }
 
 /// Writes to standard output and standard error with `write(2)` (no stdio buffering, no Foundation;

@@ -1,3 +1,4 @@
+import Console
 import Hardware
 import Heading
 import Receiver
@@ -64,6 +65,8 @@ public struct GPSSettings: Sendable, Equatable {
     public var quietCloseFraction = 0.25
     /// What puckd tells the receiver (rate, baud, constellations, sentences, save): docs/receivers.md.
     public var receiver = ReceiverSettings()
+    /// What receiver dates are resolved against (GPS week rollover).
+    public var datePivot = GPSDatePivot.build
 }
 
 /// Which IMU to expect: probe, none, or a specific chip (checked against the probe's result).
@@ -278,6 +281,12 @@ public struct ConsoleSettings: Sendable, Equatable {
     public var statusIntervalSeconds = 0.0
     /// A console command run when an interactive session begins (e.g. `watch status 2`); empty = none.
     public var startCommand = ""
+    /// What the console may do: look, operate (the default), or also change device-shaping keys.
+    public var access = ConsoleAccess.operate
+    /// A file holding the crypt(3) hash a serial console asks for before anything; empty = no password.
+    public var passwordFile = ""
+    /// After a wrong password, attempts are refused for this long, doubling per further failure, seconds.
+    public var loginDelaySeconds = 2.0
 }
 
 /// `[state]`: the state directory and how often it is written.

@@ -1,9 +1,12 @@
 /// A configuration file as written: every line in order with its comments, so a program can change
 /// one value and write the file back with everything else untouched (`config save`, issue 6).
 ///
-/// Format: `[section]` headers, `key = value` entries (value optionally in double quotes, an optional
-/// ` # comment` after it), `#` or `;` comment lines and blank lines. Keys belong to the section above
-/// them. Parsing never fails: a line that is none of these is kept as `.malformed` and reported by
+/// Format: `[section]` headers, `key = value` entries, an optional ` # comment` after a value, `#` or
+/// `;` comment lines and blank lines. Keys belong to the section above them. A value may be written in
+/// double quotes, where `\"`, `\\`, `\t`, `\n`, `\r` and `\xHH` are escapes; `render` quotes every value
+/// that would not read back to itself unquoted, so any text `config set` accepts survives a save.
+/// Lines end in LF or CRLF (kept when written back), and a UTF-8 byte order mark is accepted (and
+/// kept). Parsing never fails: a line that is none of these is kept as `.malformed` and reported by
 /// `ConfigurationLoader`, which also checks keys and values against `ConfigurationKeys`.
 public struct ConfigurationDocument: Sendable, Equatable {
     /// What one line is.
@@ -22,7 +25,7 @@ public struct ConfigurationDocument: Sendable, Equatable {
     public struct Line: Sendable, Equatable {
         /// 1-based line number in the file as read (0 for lines added by `setValue`).
         public var number: Int
-        /// The line's text, without its newline.
+        /// The line's text, without its line end.
         public var text: String
         public var kind: LineKind
     }
@@ -30,6 +33,10 @@ public struct ConfigurationDocument: Sendable, Equatable {
     /// Where the text came from, for messages: a path, or `board/NAME.conf (built in)`.
     public var name: String
     public private(set) var lines: [Line]
+    /// True when the lines end in CRLF (the first line end decides; written back the same way).
+    public private(set) var usesCRLF = false
+    /// True when the text began with a UTF-8 byte order mark (written back too).
+    public private(set) var hasByteOrderMark = false
 
     /// Parses `text`.
     public init(name: String, text: String) {
@@ -37,13 +44,30 @@ public struct ConfigurationDocument: Sendable, Equatable {
         var lines: [Line] = []
         var section = ""
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            hasByteOrderMark = true
+            bytes.removeFirst(3)
+        }
+        var start = 0
+        var index = 0
+        var sawLineEnd = false
+        while index <= bytes.count {
+            guard index == bytes.count || bytes[index] == 0x0A else { index += 1; continue }
+            if index == bytes.count && start == index && number > 0 { break }    // the final line end
+            var end = index
+            if end > start && bytes[end - 1] == 0x0D {
+                end -= 1
+                if !sawLineEnd && index < bytes.count { usesCRLF = true }
+            }
+            if index < bytes.count { sawLineEnd = true }
             number += 1
-            var line = String(raw)
-            if line.hasSuffix("\r") { line.removeLast() }
+            let line = String(decoding: bytes[start..<end], as: UTF8.self)
             let kind = Self.classify(line, section: section)
             if case .section(let s) = kind { section = s }
             lines.append(Line(number: number, text: line, kind: kind))
+            start = index + 1
+            index += 1
         }
         if let last = lines.last, last.text.isEmpty, last.kind == .blank { lines.removeLast() }
         self.lines = lines
@@ -93,12 +117,13 @@ public struct ConfigurationDocument: Sendable, Equatable {
         }
     }
 
-    /// The document as text (one newline after every line).
-    public var text: String { lines.map { $0.text + "\n" }.joined() }
+    /// The document as text (the line end after every line; the byte order mark if it had one).
+    public var text: String {
+        (hasByteOrderMark ? "\u{FEFF}" : "") + lines.map { $0.text + (usesCRLF ? "\r\n" : "\n") }.joined()
+    }
 
     static func render(key: String, value: String, comment: String?) -> String {
-        let needsQuotes = value.isEmpty || value.first == " " || value.last == " " || value.contains(" #")
-        var line = key + " = " + (needsQuotes ? "\"" + value + "\"" : value)
+        var line = key + " = " + ConfigurationValueText.written(value)
         if let comment { line += "  " + comment }
         return line
     }
@@ -120,12 +145,11 @@ public struct ConfigurationDocument: Sendable, Equatable {
         var rest = trimmed[trimmed.index(after: equals)...].trimmingSpaces[...]
         var comment: String?
         if rest.hasPrefix("\"") {
-            guard let close = rest.dropFirst().firstIndex(of: "\"") else { return .malformed }
-            let value = String(rest[rest.index(after: rest.startIndex)..<close])
-            let after = rest[rest.index(after: close)...].trimmingSpaces
-            if !after.isEmpty {
-                guard after.hasPrefix("#") || after.hasPrefix(";") else { return .malformed }
-                comment = after
+            guard let (value, after) = ConfigurationValueText.unquoted(rest) else { return .malformed }
+            let tail = Substring(after).trimmingSpaces
+            if !tail.isEmpty {
+                guard tail.hasPrefix("#") || tail.hasPrefix(";") else { return .malformed }
+                comment = tail
             }
             return .entry(section: section, key: key, value: value, comment: comment)
         }

@@ -40,9 +40,37 @@ public enum ConfigurationOrigin: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension ConfigurationError {
-    /// The entry subject `[section] key = value`.
+    /// The entry subject `[section] key = value` (the key and value as short escaped excerpts).
     static func subject(_ section: String, _ key: String, _ value: String) -> String {
-        "[" + section + "] " + key + " = " + value
+        "[" + section + "] " + excerpt(key) + " = " + excerpt(value)
+    }
+
+    /// At most `limit` characters of `text` for a message, control and invisible characters escaped
+    /// (`\r`, `\t`, `\x1B`, `\u{FEFF}`), "…" when cut: a message never carries a whole file or bytes
+    /// that would move a terminal's cursor.
+    static func excerpt(_ text: String, limit: Int = 60) -> String {
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == limit { return out + "…" }
+            count += 1
+            switch scalar {
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\n": out += "\\n"
+            default:
+                let v = scalar.value
+                if v < 0x20 || v == 0x7F {
+                    out += "\\x" + String(v >> 4, radix: 16, uppercase: true) + String(v & 15, radix: 16, uppercase: true)
+                } else if (0x80..<0xA0).contains(v) || v == 0xFEFF || (0x200B...0x200F).contains(v)
+                            || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFFFD {
+                    out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
     }
 
     /// The nearest known key of `section` to `key` (edit distance ≤ 3), for "did you mean".

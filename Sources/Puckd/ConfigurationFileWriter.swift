@@ -1,9 +1,10 @@
 import Glibc
 
 /// Writes a configuration file atomically (`config save`): the text goes to a temporary file in the
-/// same directory, which is written, given the original's permissions (and owner when allowed),
-/// fsync'ed and renamed over the file; then the directory is fsync'ed. A crash at any moment leaves
-/// either the old or the new file. A symbolic link is kept: its target is replaced.
+/// same directory, which is written, given safe permissions (the original's without write access
+/// for group and others and without set-id bits; 0644 for a new file) and owned by the user puckd
+/// runs as, fsync'ed and renamed over the file; then the directory is fsync'ed. A crash at any
+/// moment leaves either the old or the new file. A symbolic link is kept: its target is replaced.
 public enum ConfigurationFileWriter {
     /// Why the file could not be written; `message` says what to do. The file is unchanged.
     public struct Failure: Error, Equatable, Sendable {
@@ -11,9 +12,21 @@ public enum ConfigurationFileWriter {
         public var step: String
         public var errno: Int32
 
-        public var message: String {
+        public var message: String { message(underSystemd: getenv("INVOCATION_ID") != nil) }
+
+        /// The message; `underSystemd` (a unit started puckd: `$INVOCATION_ID`) explains a read-only /etc.
+        public func message(underSystemd unit: Bool) -> String {
             let reason = String(cString: strerror(errno))
-            if errno == EACCES || errno == EPERM || errno == EROFS {
+            if errno == EROFS {
+                return "cannot write " + path + " (" + reason + "): " + (unit
+                    ? "the systemd unit mounts /etc read-only for puckd (ProtectSystem=strict), so the console cannot "
+                        + "save there; make the change in " + path + " as root (sudoedit " + path
+                        + ", then systemctl reload puckd), or let puckd save its own file: systemctl edit puckd, add "
+                        + "[Service] ReadWritePaths=/etc/puckd and run it with --config /etc/puckd/puckd.conf"
+                    : "the file system is mounted read-only; edit the file where it is writable, or start puckd with "
+                        + "--config FILE naming a file on a writable file system") + "; the file is unchanged"
+            }
+            if errno == EACCES || errno == EPERM {
                 return "cannot write " + path + " (" + reason + "): run puckd as a user that may write it, or start it "
                     + "with --config FILE naming a file it may write; the file is unchanged"
             }
@@ -56,11 +69,13 @@ public enum ConfigurationFileWriter {
             offset += n
         }
         bytes.removeAll()
-        let mode = exists ? info.st_mode & 0o7777 : 0o644
-        if fchmod(fd, mode) != 0 { throw fail("setting its permissions", errno) }
-        if exists && (info.st_uid != geteuid() || info.st_gid != getegid()) {
-            _ = fchown(fd, info.st_uid, info.st_gid)   // allowed for root only; a user's file keeps the user anyway
+        // Safe permissions: the original's read bits (and its owner's), never group/world write or
+        // set-id bits; the new file belongs to the user puckd runs as (a foreign owner is not kept).
+        let mode = exists ? info.st_mode & 0o0755 : 0o644
+        if exists && info.st_gid != getegid() {
+            _ = fchown(fd, uid_t.max, info.st_gid)   // keep the group (root:puckd 0640 stays readable by puckd)
         }
+        if fchmod(fd, mode) != 0 { throw fail("setting its permissions", errno) }
         if fsync(fd) != 0 { throw fail("syncing it to disk", errno) }
         if Glibc.close(fd) != 0 {
             let code = errno

@@ -33,6 +33,10 @@ public struct ConfigurationKey: @unchecked Sendable {
     /// `section.name`, the spelling of `--set`.
     public var qualifiedName: String { section + "." + name }
 
+    /// True when the key shapes the device (`ConfigurationKeys.deviceShaping`, `[console]`, `[sim]`):
+    /// the console may set it only with `[console] access = full`.
+    public var shapesDevice: Bool { ConfigurationKeys.shapesDevice(section: section, name: name) }
+
     /// The value in `configuration`, as text.
     public func read(_ configuration: PuckdConfiguration) -> String { reader(configuration) }
 

@@ -1,3 +1,4 @@
+import Console
 import Hardware
 import Heading
 import Tracking
@@ -20,6 +21,21 @@ public enum ConfigurationKeys {
 
     /// The keys of one section.
     public static func keys(in section: String) -> [ConfigurationKey] { all.filter { $0.section == section } }
+
+    /// Keys that shape the device rather than operate it: what it opens and drives (paths, buses, GPIO
+    /// lines and their wiring, the GPS source and line speed), the console itself, where the state is
+    /// written, and the simulated board. The console sets them only with `[console] access = full`.
+    public static let deviceShaping: Set<String> = [
+        "board.simulated", "gps.source", "gps.baud", "imu.bus", "imu.chip", "gpio.chip", "gpio.button",
+        "gpio.button_active_low", "gpio.button_bias", "gpio.button2", "gpio.led_fix", "gpio.led_mode",
+        "gpio.led_fault", "gpio.led_heartbeat", "gpio.led_mode_red", "gpio.led_mode_green", "gpio.led_mode_blue",
+        "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
+    ]
+
+    /// True for `deviceShaping` keys and every key of `[console]` and `[sim]`.
+    static func shapesDevice(section: String, name: String) -> Bool {
+        section == "console" || section == "sim" || deviceShaping.contains(section + "." + name)
+    }
 
     static let board: [ConfigurationKey] = [
         .text("board", "name", \.board.name, allowed: "any text", doc: "what this profile describes, for the start-up report"),
@@ -46,6 +62,19 @@ public enum ConfigurationKeys {
         .decimal("gps", "quiet_close_fraction", \.gps.quietCloseFraction, 0...0.9, unit: "of the receiver's cycle",
                  doc: "an epoch whose learned last sentence does not come closes after the line is quiet this long "
                      + "(0: when the next epoch begins)", live: true),
+        ConfigurationKey(section: "gps", name: "date_pivot",
+                         allowed: "build, log or a day YYYY-MM-DD (1980…2200)",
+                         doc: "receiver dates before this day lost a GPS week rollover and move on by 1024 weeks "
+                            + "(build = the day puckd was built; log = keep the stream's own dates, as replay does, "
+                            + "for a recorded log fed as a live source; FILE sources and the simulated board always do)",
+                         live: false,
+                         read: { $0.gps.datePivot.text },
+                         write: { c, text in
+                             switch GPSDatePivot.parse(text) {
+                             case .success(let pivot): c.gps.datePivot = pivot; return nil
+                             case .failure(let problem): return problem
+                             }
+                         }),
     ] + receiverKeys
 
     static let imu: [ConfigurationKey] = [
@@ -202,6 +231,20 @@ public enum ConfigurationKeys {
         .text("console", "start_command", \.console.startCommand, allowed: "empty or one console command",
               doc: "a console command run when an interactive session begins, e.g. watch status 2", live: true,
               validate: { ConsoleCommandCheck.problem(with: $0) }),
+        .choice("console", "access", \.console.access,
+                [("operate", .operate), ("read-only", .readOnly), ("full", .full)],
+                doc: "what the console may do: read-only = look only; operate = also modes, viewports, calibration "
+                    + "and keys that do not shape the device; full = also the device-shaping keys (paths, buses, GPIO "
+                    + "lines, the console, state.directory, gps.source, sim.*), which the console may not change otherwise",
+                live: true),
+        .text("console", "password_file", \.console.passwordFile,
+              allowed: "empty (no password) or an absolute path of a crypt(3) hash file readable only by root and puckd's user",
+              doc: "a serial console asks for this password before anything (puckd password-hash writes the hash; "
+                + "the file is re-read on SIGHUP); standard input/output never asks", live: true,
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/console.passwd" }),
+        .decimal("console", "login_delay_s", \.console.loginDelaySeconds, 0.5...60, unit: "seconds",
+                 doc: "after a wrong password the console refuses every attempt this long, twice as long after each "
+                    + "further failure (at most 60 s); never a pause of the loop", live: true),
     ]
 
     static let state: [ConfigurationKey] = [

@@ -29,10 +29,11 @@ public enum ConfigurationLoader {
         return result
     }
 
-    /// Reads a whole configuration file (at most 1 MiB) as text.
+    /// Reads a whole configuration file (at most 1 MiB) as text, after the StrictModes checks of its
+    /// owner and permissions (`FileTrust`). A FIFO or device is refused at once, never waited on.
     public static func readFile(_ path: String) throws(ConfigurationError) -> String {
         do throws(WholeFile.Failure) {
-            return String(decoding: try WholeFile.read(path, limitBytes: 1 << 20), as: UTF8.self)
+            return String(decoding: try WholeFile.read(path, limitBytes: 1 << 20, trust: FileTrust()), as: UTF8.self)
         } catch {
             let reason = switch error {
             case .cannotOpen(let code):
@@ -41,6 +42,7 @@ public enum ConfigurationLoader {
             case .notRegular: "not a regular file (a device, directory or pipe); give the path of a file"
             case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
             case .tooLarge: "larger than 1 MiB: not a puckd configuration file"
+            case .untrusted(let why): "refused: " + why
             }
             throw ConfigurationError(location: path, reason: reason)
         }
@@ -54,17 +56,18 @@ public enum ConfigurationLoader {
             case .blank, .comment:
                 continue
             case .malformed:
-                throw ConfigurationError(location: location, reason: "'" + line.text
+                throw ConfigurationError(location: location, reason: "'" + ConfigurationError.excerpt(line.text)
                     + "' is not 'key = value', a [section] header or a # comment")
             case .section(let name):
                 guard ConfigurationKeys.sections.contains(name) else {
-                    throw ConfigurationError(location: location, subject: "[" + name + "]",
+                    throw ConfigurationError(location: location, subject: "[" + ConfigurationError.excerpt(name) + "]",
                                              reason: "unknown section, sections are " + sectionList)
                 }
             case .entry(let section, let key, let value, _):
                 let subject = ConfigurationError.subject(section, key, value)
                 if section.isEmpty {
-                    throw ConfigurationError(location: location, subject: key + " = " + value,
+                    throw ConfigurationError(location: location,
+                                             subject: ConfigurationError.excerpt(key) + " = " + ConfigurationError.excerpt(value),
                                              reason: "no [section] header above this key; put it under one of " + sectionList)
                 }
                 guard let definition = ConfigurationKeys.key(section: section, name: key) else {
@@ -85,14 +88,14 @@ public enum ConfigurationLoader {
     }
 
     static func applyOverride(_ text: String, to result: inout LoadedConfiguration) throws(ConfigurationError) {
-        let location = "--set " + text
+        let location = "--set " + ConfigurationError.excerpt(text, limit: 80)
         guard let equals = text.firstIndex(of: "="), let dot = text[..<equals].firstIndex(of: ".") else {
             throw ConfigurationError(location: location, reason: "write --set section.key=value, e.g. --set gpio.button=27")
         }
         let section = String(text[..<dot]), key = String(text[text.index(after: dot)..<equals])
         let value = Substring(text[text.index(after: equals)...]).trimmingSpaces
         guard ConfigurationKeys.sections.contains(section) else {
-            throw ConfigurationError(location: location, reason: "unknown section '" + section + "', sections are " + sectionList)
+            throw ConfigurationError(location: location, reason: "unknown section '" + ConfigurationError.excerpt(section) + "', sections are " + sectionList)
         }
         guard let definition = ConfigurationKeys.key(section: section, name: key) else {
             throw unknownKey(location: location, subject: nil, section: section, key: key)
@@ -107,7 +110,7 @@ public enum ConfigurationLoader {
         let names = ConfigurationKeys.keys(in: section).map(\.name).joined(separator: ", ")
         var reason = "unknown key in [" + section + "]"
         if let near = ConfigurationError.suggestion(for: key, in: section) { reason += ", did you mean " + near + "?" }
-        return ConfigurationError(location: location, subject: subject ?? "[" + section + "] " + key,
+        return ConfigurationError(location: location, subject: subject ?? "[" + section + "] " + ConfigurationError.excerpt(key),
                                   reason: reason + " (keys of [" + section + "]: " + names + ")")
     }
 

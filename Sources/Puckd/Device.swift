@@ -126,8 +126,17 @@ public final class Device {
     static let stopConsoleQuit: Int32 = -2
     static let stopEndOfInput: Int32 = -3
     static let stopOutputClosed: Int32 = -4
-    var reloadRequested = false
+    /// SIGHUPs received since the last reload: all of them are served by the next one.
+    var pendingReloadRequests = 0
+    /// No reload before this monotonic time: a storm of SIGHUPs makes one reload per interval.
+    var nextReloadNanoseconds: Int64 = 0
+    /// The shortest time between two reloads, nanoseconds (1 s).
+    static let reloadIntervalNanoseconds: Int64 = 1_000_000_000
     var startupReport: [String] = []
+    /// The serial console's password (`[console] password_file`), and why it cannot be used when the
+    /// file is set but unusable (a serial console then stays locked: it fails closed).
+    var consolePassword: ConsolePassword?
+    var consolePasswordProblem: String?
     var degradations: [String] = []
 
     /// Starts the device at `nowNanoseconds` (monotonic): loads the state, builds the core, requests the
@@ -160,6 +169,7 @@ public final class Device {
         nextStatusNanoseconds = now
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
+        epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
         pipeline = NMEAPipeline(strict: c.gps.strict, configuration: epochs)
         receiverLink = DeviceReceiverLink(c.gps)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
@@ -253,11 +263,12 @@ public final class Device {
         case .standardStreams(let input, let output, let interactive, let rawMode):
             console = DeviceConsole(transport: ConsoleTransport(standardInput: input, output: output, interactive: interactive,
                                                                 rawMode: rawMode),
-                                    startCommand: c.console.startCommand)
+                                    startCommand: c.console.startCommand, name: "standard input/output")
         case .serial(let path, let baud):
             console = DeviceConsole(transport: ConsoleTransport(serialPath: path, baudRate: baud),
-                                    startCommand: c.console.startCommand)
+                                    startCommand: c.console.startCommand, name: path)
         }
+        loadConsolePassword(c.console.passwordFile)
 
         startupReport = stateLines
         openGPIO(now: now)

@@ -39,11 +39,16 @@ extension Device {
     func setConfiguration(_ name: String, _ value: String, nowNanoseconds now: Int64) -> Bool {
         let command = ConsoleCommand.config(.set(key: ConsoleText(string: name), value: ConsoleText(string: value)))
         guard let key = ConfigurationKeys.all.first(where: { $0.qualifiedName == name }) else {
-            return fail(command, "unknown key '" + name + "'" + Self.suggestion(for: name) + " (config lists the keys)")
+            return fail(command, "unknown key '" + ConfigurationError.excerpt(name) + "'" + Self.suggestion(for: name)
+                + " (config lists the keys)")
+        }
+        if let refusal = accessRefusal(setting: key) {
+            if let console { logConsole(console) { $0.append("refused to set a device-shaping key: "); $0.append(string: name) } }
+            return fail(command, refusal)
         }
         var desired = desiredConfiguration()
         if let problem = key.write(value, into: &desired) {
-            return fail(command, "[" + key.section + "] " + key.name + " = " + value + ": " + problem.message(allowed: key.allowed))
+            return fail(command, ConfigurationError.subject(key.section, key.name, value) + ": " + problem.message(allowed: key.allowed))
         }
         var origins = loaded.origins
         for change in consoleChanges { origins[change.key] = .console }
@@ -62,8 +67,8 @@ extension Device {
             _ = key.write(canonical, into: &running)
             apply(running, nowNanoseconds: now)
         }
-        output.text("config: " + name + " = " + canonical + " set on the console ("
-            + (applied ? "applied" : "needs a restart to apply") + "; not saved yet)")
+        output.text("config: " + name + " = " + ConfigurationError.excerpt(canonical) + " set on the console "
+            + consoleName + " (" + (applied ? "applied" : "needs a restart to apply") + "; not saved yet)")
         fillConfigTable()
         return true
     }
@@ -86,8 +91,13 @@ extension Device {
             document.setValue(change.value, section: String(change.key[..<dot]),
                               key: String(change.key[change.key.index(after: dot)...]))
         }
+        let text = document.text
+        if let problem = readBackProblem(text, path: path) {
+            return fail(command, "refused to save: the new " + path + " would not load again (" + problem
+                + "); nothing was written, the file is as it was")
+        }
         do throws(ConfigurationFileWriter.Failure) {
-            try ConfigurationFileWriter.write(document.text, to: path)
+            try ConfigurationFileWriter.write(text, to: path)
         } catch {
             return fail(command, error.message)
         }
@@ -99,10 +109,35 @@ extension Device {
         }
         consoleChanges = []
         output.text("config: saved " + String(count) + " change" + (count == 1 ? "" : "s") + " to " + path
-            + " (comments and order kept)")
+            + " (comments and order kept), from the console " + consoleName)
         fillConfigTable()
         return true
     }
+
+    /// Parses `text` as the next start would read `path` (with the other layers and the `--set`s):
+    /// nil when it loads and every console change reads back as itself, else what went wrong.
+    func readBackProblem(_ text: String, path: String) -> String? {
+        let reread = ConfigurationDocument(name: path, text: text)
+        for change in consoleChanges {
+            guard let dot = change.key.firstIndex(of: ".") else { continue }
+            let value = reread.value(section: String(change.key[..<dot]), key: String(change.key[change.key.index(after: dot)...]))
+            if value != change.value {
+                return change.key + " would read back as " + (value.map { "'" + ConfigurationError.excerpt($0) + "'" } ?? "nothing")
+                    + " instead of '" + ConfigurationError.excerpt(change.value) + "'"
+            }
+        }
+        var documents = loaded.documents.map { $0.name == path ? reread : $0 }
+        if !documents.contains(where: { $0.name == path }) { documents.append(reread) }
+        do throws(ConfigurationError) {
+            _ = try ConfigurationLoader.load(documents: documents, overrides: sources.overrides)
+        } catch {
+            return error.description
+        }
+        return nil
+    }
+
+    /// The console's name for log lines ("/dev/ttyGS0", "standard input/output").
+    var consoleName: String { console.map { $0.name.withBytes { String(decoding: $0, as: UTF8.self) } } ?? "?" }
 
     /// Replies with a failure built from `text`; returns false (the reply is done).
     func fail(_ command: ConsoleCommand, _ text: String) -> Bool {

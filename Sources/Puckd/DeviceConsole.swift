@@ -45,8 +45,13 @@ final class DeviceConsole {
     var startCommand: [UInt8]
     /// Quit on a serial console: the session is replaced once its "bye" is written.
     var replaceSessionWhenFlushed = false
+    /// What the log calls this console: its device path, or "standard input/output".
+    let name: ConsoleText
+    /// Wrong passwords and the timed refusal after them; kept across sessions and reconnects.
+    var loginGate = ConsoleLoginGate()
 
-    init(transport: ConsoleTransport, startCommand: String) {
+    init(transport: ConsoleTransport, startCommand: String, name: String) {
+        self.name = ConsoleText(string: name)
         var o = ConsoleOptions(interactive: transport.isInteractive)
         if transport.terminalRows >= 3 { o.terminalRows = transport.terminalRows }
         options = o
@@ -122,12 +127,19 @@ final class DeviceConsole {
     }
 
     /// Starts a session on the current connection: the greeting and prompt (interactive), then the
-    /// start command. Returns the commands the start command produced for the device (at most one).
-    func beginSession(version: StaticString, fresh: Bool) -> ConsoleCommand? {
+    /// start command. A `locked` session asks for the password first (the start command runs after
+    /// the login). Returns the command the start command produced for the device (at most one).
+    func beginSession(version: StaticString, fresh: Bool, locked: Bool) -> ConsoleCommand? {
         if fresh { session = ConsoleSession(options: options) }
         sessionConnection = transport.connectionCount
         sessionCount += 1
+        if locked { session.lock() }
         session.begin(version: version)
+        return locked ? nil : typeStartCommand()
+    }
+
+    /// Types `[console] start_command` into an interactive session; returns its command, if any.
+    func typeStartCommand() -> ConsoleCommand? {
         guard isInteractive, !startCommand.isEmpty else { return nil }
         return startCommand.withUnsafeBytes { raw in
             var offset = 0

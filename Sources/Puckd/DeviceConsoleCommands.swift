@@ -12,6 +12,14 @@ extension Device {
     func perform(_ command: ConsoleCommand, nowNanoseconds now: Int64) {
         guard let console else { return }
         counters.commands &+= 1
+        if case .login(let password) = command {
+            login(password, nowNanoseconds: now)
+            return
+        }
+        if let refusal = configuration.console.access.refusal(of: command) {
+            console.session.replyFailure(to: command, message: refusal)
+            return
+        }
         if let failure = apply(command, nowNanoseconds: now) {
             drainCoreEvents()
             console.session.replyFailure(to: command, message: failure)
@@ -23,6 +31,7 @@ extension Device {
         drainCoreEvents()
         refreshConsoleState(nowNanoseconds: now)
         console.session.reply(to: command, state: console.state)
+        logConsoleChange(command)
         if case .quit = command { quit() }
     }
 
@@ -32,7 +41,7 @@ extension Device {
     /// Changes what `command` asks for; returns why it could not (one sentence), or nil.
     func apply(_ command: ConsoleCommand, nowNanoseconds now: Int64) -> StaticString? {
         switch command {
-        case .help, .view, .version, .json, .watch, .config, .quit:
+        case .help, .view, .version, .json, .watch, .config, .quit, .login:
             return nil
         case .mode(let request):
             switch request {

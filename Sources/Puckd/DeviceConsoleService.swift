@@ -26,7 +26,7 @@ extension Device {
 
     func beginConsoleSession(fresh: Bool, nowNanoseconds now: Int64) {
         guard let console else { return }
-        if let command = console.beginSession(version: PuckdVersion.string, fresh: fresh) {
+        if let command = console.beginSession(version: PuckdVersion.string, fresh: fresh, locked: consoleRequiresLogin) {
             perform(command, nowNanoseconds: now)
         }
     }

@@ -31,6 +31,9 @@ public struct DeviceCounters: Sendable, Equatable {
     public var maxWakeLatencyNanoseconds: Int64 = 0
     /// Timer wake-ups measured for it.
     public var timerWakeUps: UInt64 = 0
+    /// SIGHUPs received, and reloads run for them (fewer in a storm: one per second at most).
+    public var reloadRequests: UInt64 = 0
+    public var reloads: UInt64 = 0
 
     public init() {}
 }

@@ -160,9 +160,11 @@ extension Device {
             }
         }
         periodic(nowNanoseconds: now)
-        if reloadRequested {
-            reloadRequested = false
-            reload(nowNanoseconds: now)
+        if pendingReloadRequests > 0 && now >= nextReloadNanoseconds {
+            let merged = pendingReloadRequests
+            pendingReloadRequests = 0
+            nextReloadNanoseconds = now + Self.reloadIntervalNanoseconds
+            reload(nowNanoseconds: now, requests: merged)
         }
         if console != nil {
             tickConsole(nowNanoseconds: now)
@@ -191,12 +193,13 @@ extension Device {
         while true {
             let signal = clinux_signalfd_next(signalDescriptor)
             if signal <= 0 { return }
-            if signal == SIGHUP { reloadRequested = true } else { stopSignal = signal }
+            if signal == SIGHUP { requestReload() } else { stopSignal = signal }
         }
     }
 
     /// Clean shutdown: the console's last replies written (and its terminal restored), LEDs off, lines
-    /// released, state saved, systemd told. Returns the exit status.
+    /// released, state saved, systemd told. Returns the exit status: 0, or `ExitStatus.stateNotSaved`
+    /// (74) when the final state save failed (the log line says why).
     public func shutdown(nowNanoseconds now: Int64) -> Int32 {
         notifier.stopping()
         finishConsole()
@@ -209,10 +212,13 @@ extension Device {
             gpio.close()
         }
         var stateText = "state not saved"
+        var status = ExitStatus.ok
         if let stateStore {
             let code = stateStore.save(stateRecord())
             stateText = code == 0 ? "state saved to " + stateStore.path
-                : "saving the state to " + stateStore.path + " failed (" + String(cString: strerror(code)) + ")"
+                : "saving the state to " + stateStore.path + " failed (" + SystemErrorText.describe(code)
+                    + "): the changes since the last save are lost; exit status " + String(ExitStatus.stateNotSaved)
+            if code != 0 { status = ExitStatus.stateNotSaved }
         } else if let stateProblem {
             stateText = "state not saved: " + stateProblem
         }
@@ -224,7 +230,7 @@ extension Device {
             }
             output.text(text)
         }
-        return ExitStatus.ok
+        return status
     }
 
     /// Why the loop stopped, for the last log line.

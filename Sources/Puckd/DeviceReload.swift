@@ -3,14 +3,33 @@ import Glibc
 
 /// SIGHUP: read the configuration again. A bad file is rejected with its error and the running
 /// configuration stays; a good one is applied as far as the running device can (keys marked live),
-/// and the log says what changed and what waits for a restart.
+/// and the log says what changed and what waits for a restart. A storm of SIGHUPs is coalesced: at
+/// most one reload per `reloadIntervalNanoseconds` (the first at once), serving every request since
+/// the last, and the log line says how many were merged.
 extension Device {
-    func reload(nowNanoseconds now: Int64) {
+    /// A SIGHUP arrived: the next step reloads (at once, or when the interval since the last reload ends).
+    func requestReload() {
+        pendingReloadRequests += 1
+        counters.reloadRequests &+= 1
+    }
+
+    func reload(nowNanoseconds now: Int64, requests: Int = 1) {
+        counters.reloads &+= 1
+        let merged = requests > 1 ? " (" + String(requests) + " SIGHUPs merged into this reload)" : ""
         let loaded: LoadedConfiguration
         do throws(ConfigurationError) {
             loaded = try sources.load()
         } catch {
-            output.text("config: reload rejected, the running configuration stays: " + error.description, priority: .error)
+            output.text("config: reload rejected, the running configuration stays: " + error.description + merged, priority: .error)
+            return
+        }
+        // The password file is read again too; an unusable one rejects the reload (the old one stays).
+        let previousPassword = consolePassword
+        if let problem = loadConsolePassword(loaded.configuration.console.passwordFile) {
+            consolePassword = previousPassword
+            consolePasswordProblem = previousPassword == nil ? problem : nil
+            output.text("config: reload rejected, the running configuration stays: [console] password_file = "
+                + problem + merged, priority: .error)
             return
         }
         if !consoleChanges.isEmpty {
@@ -28,7 +47,7 @@ extension Device {
             }
         }
         apply(running, nowNanoseconds: now)
-        output.text("config: reloaded " + sources.summary + ": " + changes.summary)
+        output.text("config: reloaded " + sources.summary + ": " + changes.summary + merged)
         fillConfigTable()
     }
 

@@ -50,6 +50,9 @@ public struct DeviceSetup {
     public var imuProblem: String?
     /// The simulated board, when the profile is simulated.
     public var simulation: SimulatedBoard?
+    /// True when the GPS bytes are a recording (a FILE source, the simulated board's log): receiver
+    /// dates are then the log's own (`GPSDatePivot.resolver(recorded:)`).
+    public var gpsIsRecording = false
     /// The signalfd of SIGTERM, SIGINT and SIGHUP (`clinux_device_signalfd`), -1 for none (tests).
     public var signalDescriptor: Int32 = -1
     /// Where report, log and status lines go (standard error when the console owns standard output).

@@ -70,7 +70,8 @@ extension Device {
             var text = "gps: simulated receiver on " + simulation.receiver.slavePath + ", replaying " + simulation.logDescription
                 + ": \(s.epochs.count) epochs at recorded pace, " + Self.seconds(s.lapNanoseconds) + " s a lap"
             if s.compressedGapCount > 0 {
-                text += "; \(s.compressedGapCount) pause(s) of the recording (" + Self.seconds(s.removedNanoseconds + Int64(s.compressedGapCount) * s.maximumGapNanoseconds)
+                let pauses = Double(s.removedNanoseconds) / 1e9 + Double(s.compressedGapCount) * Double(s.maximumGapNanoseconds) / 1e9
+                text += "; \(s.compressedGapCount) pause(s) of the recording (" + Self.decimal(pauses, 1)
                     + " s) compressed to " + Self.seconds(s.maximumGapNanoseconds) + " s each"
             }
             text += c.sim.loop ? "; looping" : "; once"
@@ -189,6 +190,8 @@ extension Device {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (value * scale).rounded()
+        // Not finite or beyond Int64 (a report of a hostile file's figures): Swift's own spelling.
+        guard scaled.isFinite, abs(scaled) < 9e18 else { return String(value) }
         let magnitude = Int64(abs(scaled))
         let whole = String(magnitude / Int64(scale))
         guard digits > 0 else { return (scaled < 0 ? "-" : "") + whole }

@@ -161,8 +161,8 @@ extension Device {
                 if !stateWriteFailed {
                     stateWriteFailed = true
                     output.line(.error) { out in
-                        out.append("state: writing the state file failed (errno ")
-                        out.append(int: Int(code))
+                        out.append("state: writing the state file failed (")
+                        SystemErrorText.write(code) { out.append($0) }
                         out.append("); keeping the state in memory and retrying")
                     }
                 }

@@ -282,7 +282,10 @@ enum GPIOCommand {
 
         mutating func integer(_ name: String) throws -> Int? {
             guard let text = try value(name) else { return nil }
-            guard let number = Int(text), number >= 0 else { throw UsageError("\(name) needs a whole number, not '\(text)'") }
+            // ≤ 1e9: milliseconds and seconds become nanoseconds without overflow (bounded by this check).
+            guard let number = Int(text), number >= 0, number <= 1_000_000_000 else {
+                throw UsageError("\(name) needs a whole number 0…1000000000, not '\(text)'")
+            }
             return number
         }
 

@@ -82,6 +82,11 @@ public struct PPSPairing: Sendable {
         defer { lastPulseNanoseconds = timeNanoseconds }
         guard let last = lastPulseNanoseconds else { return }
         let interval = timeNanoseconds &- last
+        // Kernel timestamps (0 … 2^62): a wrapped or absurd interval is irregular, never arithmetic.
+        guard interval > 0, interval < 1 << 62 else {
+            statistics.irregularPulseCount += 1
+            return
+        }
         let seconds = (interval + 500_000_000) / 1_000_000_000
         let deviation = interval - seconds * 1_000_000_000
         if seconds < 1 || abs(deviation) > settings.intervalToleranceNanoseconds {
@@ -134,7 +139,10 @@ public struct PPSPairing: Sendable {
     public func utcNanoseconds(atLocalNanoseconds localNanoseconds: Int64) -> Int64? {
         guard let last = statistics.lastPairing else { return nil }
         let elapsed = localNanoseconds &- last.pulseNanoseconds
+        // The rate error is a mean of deviations within intervalToleranceNanoseconds (a fraction of a
+        // second per second), so |correction| < |elapsed|: the conversion cannot trap; NaN is 0.
         let correction = Double(elapsed) * statistics.rateErrorPartsPerBillion / 1e9
-        return last.utcNanoseconds &+ elapsed &- Int64(correction.rounded())
+        let bounded = correction.isFinite ? min(max(correction, -9e18), 9e18) : 0
+        return last.utcNanoseconds &+ elapsed &- Int64(bounded.rounded())
     }
 }

@@ -1,5 +1,6 @@
 import Console
 import Glibc
+import Hardware
 import NMEA
 
 /// One replay run: the pipeline, the output buffer, optional pacing and the figures for the summary.
@@ -17,8 +18,15 @@ struct ReplaySession: ~Copyable {
     /// The tracking core driven by the fixes (`--track`), else nil.
     private var tracking: ReplayTracking?
     private var trackingSummary: (ticks: UInt64, skipped: UInt64, forwardJumps: UInt64, backwardJumps: UInt64)?
-    /// True once standard output was closed by the reader (e.g. `| head`): stop early.
+    /// True once writing the output failed (the reader closed the pipe, the disk is full): stop early.
     private(set) var outputClosed = false
+    /// Bytes of fix, tracking or summary output that were not written; any is a failure (exit 74).
+    private(set) var lostBytes = 0
+    /// errno of the failed write (EPIPE: the reader closed the pipe), 0 while writes succeed.
+    private var writeErrno: Int32 = 0
+    /// Free room kept in the buffer before each record: a fix line (≈ 350 bytes of JSON with every
+    /// field) or a tracking line fits many times over, so a record never overflows the buffer.
+    static let recordReserveBytes = 4096
 
     /// A session writing fix lines to `outputFD` and the summary to `summaryFD` (default: standard
     /// error with `--json`, so the JSON stream stays clean, else standard output).
@@ -52,14 +60,20 @@ struct ReplaySession: ~Copyable {
             self.tracking = consume tracking
         }
         flush()
-        var summary = OutputBuffer(capacity: 4096)
+        var summary = OutputBuffer(capacity: 16_384)
         ReplaySummary.append(pipeline: pipeline, first: firstEpoch, last: lastEpoch, to: &summary)
         if let s = trackingSummary {
             summary.append("tracking: "); summary.append(uint: s.ticks); summary.append(" ticks at 60 Hz of log time, ")
             summary.append(uint: s.skipped); summary.append(" skipped across "); summary.append(uint: s.forwardJumps)
             summary.append(" gaps, "); summary.append(uint: s.backwardJumps); summary.append(" backward time jumps\n")
         }
-        summary.withBytes { _ = StandardStreams.write(fd: summaryFD, $0) }
+        lostBytes += summary.droppedBytes
+        let summaryWritten = summary.withBytes { StandardStreams.write(fd: summaryFD, $0) }
+        if !summaryWritten {
+            if writeErrno == 0 { writeErrno = errno }
+            lostBytes += summary.count
+        }
+        if lostBytes > 0 { return reportLostOutput() }
         let framed = pipeline.framer.counters
         if framed.sentencesDelivered == 0 {
             if framed.missingChecksums > 0 {
@@ -71,14 +85,34 @@ struct ReplaySession: ~Copyable {
             }
             return ExitStatus.dataError
         }
-        if outputClosed && errno != EPIPE { return ExitStatus.ioError }
         return ExitStatus.ok
+    }
+
+    /// Says once that output was lost, and how much; returns the failure status.
+    private func reportLostOutput() -> Int32 {
+        let bytes = String(lostBytes) + " byte" + (lostBytes == 1 ? "" : "s")
+        let fixes = String(printedFixes) + " fix" + (printedFixes == 1 ? "" : "es")
+        switch writeErrno {
+        case EPIPE:
+            StandardStreams.err("puckd replay: the output was closed by its reader (EPIPE) before the end: "
+                + bytes + " of the " + fixes + "' output and summary were not written\n")
+        case 0:
+            StandardStreams.err("puckd replay: " + bytes + " of output were lost in puckd's output buffer (a bug: "
+                + "please report it with the log); the output is incomplete\n")
+        default:
+            StandardStreams.err("puckd replay: writing the output failed (" + SystemErrorText.describe(writeErrno)
+                + "): " + bytes + " of the " + fixes + "' output and summary were not written; free space or "
+                + "give a writable destination\n")
+        }
+        return ExitStatus.ioError
     }
 
     private mutating func emit(_ fix: borrowing Fix) {
         if firstEpoch == nil { firstEpoch = ReplayEpochTime(fix) }
         lastEpoch = ReplayEpochTime(fix)
         if outputClosed { return }
+        // A chunk of input can complete more fixes than the buffer holds: make room first.
+        if out.capacity - out.count < Self.recordReserveBytes { flush() }
         // `options.track` is checked before `take()`: moving the (large) tracking state out and back
         // for every fix costs more than parsing the fix.
         if options.track != nil, var tracking = tracking.take() {
@@ -101,10 +135,20 @@ struct ReplaySession: ~Copyable {
         if options.realtime { flush() }
     }
 
+    /// Writes the buffer out; what could not be written (or was dropped by the buffer) is counted.
     private mutating func flush() {
-        if out.isEmpty || outputClosed { out.removeAll(); return }
+        lostBytes += out.droppedBytes
+        if out.isEmpty || outputClosed {
+            lostBytes += out.count
+            out.removeAll()
+            return
+        }
         let ok = out.withBytes { StandardStreams.write(fd: outputFD, $0) }
-        if !ok { outputClosed = true }
+        if !ok {
+            outputClosed = true
+            writeErrno = errno
+            lostBytes += out.count          // the part of a failed write that got out is not known: all
+        }
         out.removeAll()
     }
 }

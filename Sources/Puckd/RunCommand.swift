@@ -85,6 +85,12 @@ public enum RunCommand {
             return ExitStatus.config
         }
 
+        if !c.console.passwordFile.isEmpty {
+            do throws(ConsolePassword.Failure) { _ = try ConsolePassword.load(path: c.console.passwordFile) } catch {
+                StandardStreams.err("puckd: [console] password_file = " + error.message + "\n")
+                return ExitStatus.config
+            }
+        }
         if checkOnly {
             if !c.board.simulated {
                 do throws(SourceAddressError) { _ = try SourceAddress(parsing: c.gps.source) } catch {
@@ -119,6 +125,7 @@ public enum RunCommand {
                                 gpsDescription: simulation.receiver.slavePath + " at " + String(rate)
                                     + " baud (the simulated receiver's pty, read like a UART)")
             setup.simulation = simulation
+            setup.gpsIsRecording = true
             if !c.gpio.disabled { setup.gpio = simulation.gpio }
             if let twin = simulation.imu, c.imu.chip != .none { setup.imuBus = .simulated(twin.bus) }
         } else {
@@ -140,6 +147,7 @@ public enum RunCommand {
             }
             c = loaded.configuration
             setup = DeviceSetup(loaded: loaded, sources: sources, gpsDescription: description)
+            if case .file = address { setup.gpsIsRecording = true }
             openHardware(c, into: &setup)
         }
         setup.signalDescriptor = signals

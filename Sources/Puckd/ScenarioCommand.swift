@@ -122,6 +122,9 @@ public enum ScenarioCommand {
                 return .failure(ExitStatusError(status: ExitStatus.noInput))
             case .tooLarge:
                 return tooLarge(path, command: command)
+            case .untrusted(let why):                      // only with a trust check, which scenarios do not ask for
+                StandardStreams.err("\(command): \(path): \(why)\n")
+                return .failure(ExitStatusError(status: ExitStatus.noInput))
             }
         }
     }

@@ -50,6 +50,7 @@ public final class SimulatedBoard {
                 case .notRegular: "not a regular file (a device, directory or pipe); give the path of an NMEA log file"
                 case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
                 case .tooLarge: "larger than 256 MiB: give a shorter log"
+                case .untrusted(let why): why
                 }
                 throw SimulatedBoardError(message: "cannot replay " + settings.gpsLog + ": " + reason)
             }

@@ -64,6 +64,7 @@ public final class SimulatedIMURecording {
     /// After a stall longer than a lap, whole laps are skipped rather than presented.
     public func present(upToNanoseconds now: Int64, to imu: SimulatedIMU) {
         let count = samples.count
+        // now is the monotonic clock and a lap at most a year (load): these sums cannot overflow.
         if loop && now - lapStartNanoseconds > 2 * lapNanoseconds {
             let laps = (now - lapStartNanoseconds) / lapNanoseconds - 1
             lapStartNanoseconds += laps * lapNanoseconds
@@ -112,6 +113,8 @@ public struct SimulatedIMURecordingError: Error, Sendable, Equatable {
 extension SimulatedIMURecording {
     /// Largest IMU log accepted, bytes (a BROAD trial is ≈ 9 MB).
     public static let maximumFileBytes = 256 << 20
+    /// Longest time a recording may span, seconds (a year): laps and their sums stay far inside Int64.
+    public static let maximumSpanSeconds = 31_536_000.0
 
     /// Reads and parses `path` (start-up only: allocates). Throws with the file and line on a bad row,
     /// a header of neither format, rows out of time order, or a file without rows.
@@ -161,8 +164,17 @@ extension SimulatedIMURecording {
                     + " s: sort the rows by time and remove repeated rows")
             }
             previousTime = record.timeSeconds
+            // Both times are within ±4e9 s (IMUCSVParser), so the span fits Int64 nanoseconds; spans
+            // longer than a year are refused, which keeps every lap sum below 2^62 ns.
+            let span = record.timeSeconds - firstTime
+            guard span <= maximumSpanSeconds else {
+                throw SimulatedIMURecordingError(message: path + ":" + String(lineNumber) + ": the time "
+                    + String(record.timeSeconds) + " s is " + String(span) + " s after the first row's "
+                    + String(firstTime) + " s: a recording may span at most a year (31 536 000 s); fix the time "
+                    + "column (seconds) or split the file")
+            }
             var sample = record.sample
-            sample.timestampNanoseconds = Int64(((record.timeSeconds - firstTime) * 1e9).rounded())
+            sample.timestampNanoseconds = Int64((span * 1e9).rounded())
             samples.append(sample)
         }
         guard parser != nil else {
@@ -188,6 +200,7 @@ extension SimulatedIMURecording {
             case .notRegular: "the IMU log " + path + " is not a regular file: give the path of a CSV file"
             case .cannotRead(let code): "cannot read the IMU log " + path + " (" + WholeFile.describe(errno: code) + ")"
             case .tooLarge: "the IMU log " + path + " is larger than 256 MiB: give a shorter recording"
+            case .untrusted(let why): "the IMU log " + path + " is " + why
             }
             throw SimulatedIMURecordingError(message: message)
         }

@@ -42,7 +42,8 @@ public struct SimulatedReplaySchedule: Sendable {
     public let lapNanoseconds: Int64
     /// The usual step between epochs (median), nanoseconds.
     public let typicalStepNanoseconds: Int64
-    /// Pauses shortened to `maximumGapNanoseconds`, and the time they lost, nanoseconds.
+    /// Pauses shortened to `maximumGapNanoseconds`, and the time they lost, nanoseconds (saturating
+    /// at `Int64.max`: a log of concatenated recordings decades apart loses more than that).
     public let compressedGapCount: Int
     public let removedNanoseconds: Int64
     public let maximumGapNanoseconds: Int64
@@ -95,9 +96,13 @@ public struct SimulatedReplaySchedule: Sendable {
                 if step <= 0 { step = typical }
                 if step > maximumGapNanoseconds {
                     compressed += 1
-                    removed += step - maximumGapNanoseconds
+                    // One step fits Int64 (fix times are 1970…2262), a sum of many need not: saturate.
+                    let (sum, overflow) = removed.addingReportingOverflow(step - maximumGapNanoseconds)
+                    removed = overflow ? Int64.max : sum
                     step = maximumGapNanoseconds
                 }
+                // Each step is at most maximumGap (≤ 60 s from the key table) and a ≤ 256 MiB log has
+                // fewer than 2e7 epochs: the offset stays below 1.2e18 ns.
                 offset += step
             }
             let end = i + 1 < bounds.count ? bounds[i + 1] : log.count

@@ -225,11 +225,16 @@ public struct DeviceStateRecord: Sendable, Equatable {
             guard let fixMode = FixMode(rawValue: bytes[52]), fixMode != .noFix else { throw .badValue(field: "fix mode") }
             let lat = Double(bitPattern: Self.get(bytes, 12, 8)), lon = Double(bitPattern: Self.get(bytes, 20, 8))
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else { throw .badValue(field: "fix position") }
-            fix = SavedFix(latitudeDegrees: lat, longitudeDegrees: lon,
-                           altitudeMSLMeters: flags & 8 != 0 ? Double(bitPattern: Self.get(bytes, 28, 8)) : nil,
-                           horizontalAccuracyMeters: flags & 16 != 0 ? Double(bitPattern: Self.get(bytes, 36, 8)) : nil,
-                           utcNanoseconds: flags & 32 != 0 ? Int64(bitPattern: Self.get(bytes, 44, 8)) : nil,
-                           mode: fixMode)
+            let altitude = flags & 8 != 0 ? Double(bitPattern: Self.get(bytes, 28, 8)) : nil
+            let accuracy = flags & 16 != 0 ? Double(bitPattern: Self.get(bytes, 36, 8)) : nil
+            let utc = flags & 32 != 0 ? Int64(bitPattern: Self.get(bytes, 44, 8)) : nil
+            // What puckd writes is a fix from its NMEA pipeline: finite, dated 1970…2262.
+            guard altitude?.isFinite ?? true, accuracy?.isFinite ?? true,
+                  utc.map({ $0 >= 0 && $0 < UTCDateResolver.latestDays * 86_400_000_000_000 }) ?? true else {
+                throw .badValue(field: "fix values")
+            }
+            fix = SavedFix(latitudeDegrees: lat, longitudeDegrees: lon, altitudeMSLMeters: altitude,
+                           horizontalAccuracyMeters: accuracy, utcNanoseconds: utc, mode: fixMode)
         }
         var calibration: MagnetometerCalibration?
         if flags & 2 != 0 {

@@ -90,10 +90,18 @@ public final class StateStore {
 
     /// Reads the state file (start-up). A damaged or unreadable file is moved to `corruptPath`.
     public func load() -> StateLoadOutcome {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK | O_NOCTTY: a FIFO or device put in the file's place opens at once (and is moved
+        // aside below) instead of blocking the start.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 {
             let code = errno
             return code == ENOENT ? .none : .unreadable(errno: code, movedTo: moveAside() ? corruptPath : nil)
+        }
+        var info = stat()
+        if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
+            Glibc.close(fd)
+            return .unreadable(errno: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL,
+                               movedTo: moveAside() ? corruptPath : nil)
         }
         var count = 0
         var failure: Int32 = 0

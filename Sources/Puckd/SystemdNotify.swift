@@ -29,7 +29,8 @@ public final class SystemdNotifier {
                 statusIntervalNanoseconds: Int64 = 5_000_000_000) {
         let path = socketPath.flatMap { $0.isEmpty ? nil : $0 }
         self.socketPath = path
-        watchdogIntervalNanoseconds = watchdogMicroseconds.flatMap { $0 > 0 ? Int64($0 / 2) * 1000 : nil }
+        // $WATCHDOG_USEC is any UInt64: capped at 10^12 µs (11.6 days) before the nanosecond product.
+        watchdogIntervalNanoseconds = watchdogMicroseconds.flatMap { $0 > 0 ? Int64(min($0, 1_000_000_000_000) / 2) * 1000 : nil }
         self.statusIntervalNanoseconds = statusIntervalNanoseconds
         pathC = Array((path ?? "").utf8CString)
         fd = path == nil ? -1 : clinux_notify_socket()

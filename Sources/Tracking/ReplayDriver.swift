@@ -19,6 +19,11 @@ import NMEA
 /// Log time going backwards (another log appended, clock reset) never moves core time back: the
 /// offset is raised so the input lands at the previous input's core time (`backwardJumps`) and no
 /// tick runs for it. Neither case can cause a tick storm or a stall.
+///
+/// **Bounded time.** Core time advances by at most `maximumForwardJumpNanoseconds` (two days, longer
+/// than any timer of the core) per input and never beyond `latestCoreNanoseconds` after the start
+/// (inputs past it are counted in `clampedInputs` and applied there), so no log, however many times
+/// its clock jumps, can overflow the core's nanoseconds.
 public struct ReplayDriver: Sendable {
     /// The core being driven (read its `puck`, `camera`, `events` after each tick).
     public var core: TrackingCore
@@ -35,6 +40,16 @@ public struct ReplayDriver: Sendable {
     public private(set) var forwardJumps: UInt64 = 0
     /// Inputs whose log time went backwards.
     public private(set) var backwardJumps: UInt64 = 0
+    /// Forward jumps longer than `maximumForwardJumpNanoseconds`, shortened to it.
+    public private(set) var shortenedJumps: UInt64 = 0
+    /// Inputs that arrived after core time reached `latestCoreNanoseconds` (applied at that time).
+    public private(set) var clampedInputs: UInt64 = 0
+
+    /// Longest step of core time between two inputs: two days, longer than the core's longest timer
+    /// (the stale timeout is at most a day), so a longer jump behaves the same, nanoseconds.
+    public static let maximumForwardJumpNanoseconds: Int64 = 172_800_000_000_000
+    /// How far core time may run from the start: 2^62 ns (146 years), nanoseconds.
+    public static let latestCoreNanoseconds: Int64 = 1 << 62
 
     private enum Pending: Sendable {
         case none
@@ -44,7 +59,8 @@ public struct ReplayDriver: Sendable {
     }
 
     private let startNanoseconds: Int64
-    private var offsetNanoseconds: Int64 = 0
+    /// The latest core time, `startNanoseconds + latestCoreNanoseconds` (saturated).
+    private let endNanoseconds: Int64
     private var lastLogTime: Int64? = nil
     private var lastInputCoreTime: Int64
     private var gridOrigin: Int64
@@ -60,6 +76,8 @@ public struct ReplayDriver: Sendable {
         self.ticksPerSecond = Int64(max(1, ticksPerSecond))
         self.maximumTicksPerGap = max(1, maximumTicksPerGap)
         self.startNanoseconds = startNanoseconds
+        let (end, overflow) = startNanoseconds.addingReportingOverflow(Self.latestCoreNanoseconds)
+        endNanoseconds = overflow ? Int64.max : end
         lastInputCoreTime = startNanoseconds
         gridOrigin = startNanoseconds
     }
@@ -80,11 +98,13 @@ public struct ReplayDriver: Sendable {
         schedule(.heading(heading), logTime: logTimeNanoseconds)
     }
 
-    /// Schedules the end of the replay `drainSeconds` after the last input (lets animations finish).
+    /// Schedules the end of the replay `drainSeconds` (0…3600; NaN counts as 0) after the last input
+    /// (lets animations finish).
     public mutating func finish(drainSeconds: Double) {
         flushPending()
-        let drain = Int64((max(0, drainSeconds) * 1e9).rounded())
-        pendingCoreTime = lastInputCoreTime + drain
+        let seconds = drainSeconds.isNaN ? 0 : min(max(0, drainSeconds), 3600)
+        let drain = Int64((seconds * 1e9).rounded())                      // ≤ 3.6e12: fits
+        pendingCoreTime = min(lastInputCoreTime, endNanoseconds - drain) + drain
         pending = .end
         ticksLeftInGap = Int.max
     }
@@ -102,6 +122,12 @@ public struct ReplayDriver: Sendable {
                 core.tick(atNanoseconds: t)
                 tickCount &+= 1
                 gridIndex += 1
+                // Every second the origin moves on by exactly one second (the same tick times), so
+                // gridIndex · 1e9 never grows with the length of the log.
+                if gridIndex == ticksPerSecond {
+                    gridOrigin += 1_000_000_000
+                    gridIndex = 0
+                }
                 return t
             }
             // Cap reached: skip the rest of the gap and restart the grid at the input.
@@ -117,21 +143,30 @@ public struct ReplayDriver: Sendable {
 
     // MARK: private
 
+    /// The core time of an input at `logTime`: the previous input's core time plus the log's step
+    /// forward (capped at two days; none when the log went back), never past `endNanoseconds`.
     private mutating func schedule(_ input: Pending, logTime: Int64) {
         flushPending()
-        var coreTime: Int64
+        var coreTime = lastInputCoreTime
         if let last = lastLogTime {
             if logTime < last {
                 backwardJumps &+= 1
-                offsetNanoseconds += last - logTime
+            } else {
+                // logTime ≥ last: the difference overflows only when it exceeds Int64.max.
+                let (step, overflow) = logTime.subtractingReportingOverflow(last)
+                var forward = step
+                if overflow || step > Self.maximumForwardJumpNanoseconds {
+                    shortenedJumps &+= 1
+                    forward = Self.maximumForwardJumpNanoseconds
+                }
+                if forward > endNanoseconds - lastInputCoreTime {          // both ≤ endNanoseconds
+                    clampedInputs &+= 1
+                    forward = endNanoseconds - lastInputCoreTime
+                }
+                coreTime = lastInputCoreTime + forward
             }
-            coreTime = logTime &+ offsetNanoseconds
-        } else {
-            offsetNanoseconds = startNanoseconds &- logTime
-            coreTime = startNanoseconds
         }
         lastLogTime = logTime
-        if coreTime < lastInputCoreTime { coreTime = lastInputCoreTime }
         pending = input
         pendingCoreTime = coreTime
         lastInputCoreTime = coreTime

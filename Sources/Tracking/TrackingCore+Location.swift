@@ -87,8 +87,11 @@ extension TrackingCore {
     /// Seconds between two fixes: UTC difference when both carry a UTC time and it is positive,
     /// else the arrival-time difference.
     static func fixIntervalNanoseconds(_ new: LocationSample, _ old: LocationSample) -> Int64 {
-        if let a = new.utcNanoseconds, let b = old.utcNanoseconds, a > b { return a - b }
-        return max(0, new.timeNanoseconds - old.timeNanoseconds)
+        if let a = new.utcNanoseconds, let b = old.utcNanoseconds, a > b {
+            let (d, overflow) = a.subtractingReportingOverflow(b)      // fixes' UTC is any Int64
+            return overflow ? Int64.max : d
+        }
+        return max(0, new.timeNanoseconds - old.timeNanoseconds)       // core times: monotonic, bounded
     }
 
     /// Follow-ease duration: 1.0 s, or min(Δt, 1.0 s) with dynamicCameraAnimationDuration (tracking.md 3.4).

@@ -188,7 +188,12 @@ public struct TrackingCore: Sendable {
 
     // MARK: shared helpers
 
-    static func nanoseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
+    /// Nanoseconds of a duration; NaN is 0 and magnitudes are capped at 10^9 s (31 years), so no value
+    /// of a configuration or API argument can trap the conversion.
+    static func nanoseconds(_ seconds: Double) -> Int64 {
+        guard !seconds.isNaN else { return 0 }
+        return Int64((min(max(seconds, -1e9), 1e9) * 1e9).rounded())
+    }
 
     /// True while positions are coarsened (reduced accuracy and no temporary full accuracy).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)

@@ -17,7 +17,7 @@ enum ScenarioConsoleCommands {
             return .success(.console(command))
         case .press:
             return .failure("'press' presses a board's button; in a scenario write 'mode next' (the default button action)")
-        case .help, .view, .version, .calibrate, .config, .watch, .json, .quit:
+        case .help, .view, .version, .calibrate, .config, .watch, .json, .quit, .login:
             return .failure(LineProblem("'\(command.name.word)' is a console command that does not change the "
                 + "tracking; a scenario takes \(accepted)"))
         }

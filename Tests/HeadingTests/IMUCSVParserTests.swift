@@ -46,6 +46,20 @@ import Testing
         #expect(abs(records[0].sample.accelerationMetersPerSecondSquared.z - 9.80665) < 1e-12)
     }
 
+    /// `Int64(time * 1e9)` trapped for |time| ≥ 9.2e9 s ("Double value cannot be converted to Int64").
+    @Test func timesBeyondInt64NanosecondsAreAnError() {
+        let header = "time_s,gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s,acc_x_m_s2,acc_y_m_s2,acc_z_m_s2,mag_x_uT,mag_y_uT,mag_z_uT\n"
+        for (time, value) in [("1e10", 1e10), ("-1e10", -1e10), ("4.0000001e9", 4.0000001e9)] {
+            #expect(throws: IMUCSVError.timeOutOfRange(line: 3, seconds: value)) {
+                try Self.parse(header + "0,0,0,0,0,0,9.8,1,2,3\n" + time + ",0,0,0,0,0,9.8,1,2,3\n")
+            }
+        }
+        let edge = try? Self.parse(header + "4e9,0,0,0,0,0,9.8,1,2,3\n-4e9,0,0,0,0,0,9.8,1,2,3\n")
+        #expect(edge?.1.map(\.sample.timestampNanoseconds) == [4_000_000_000_000_000_000, -4_000_000_000_000_000_000])
+        #expect(IMUCSVError.timeOutOfRange(line: 3, seconds: 1e10).message
+            == "CSV line 3: the time 10000000000.0 s is outside ±4e9 s (126 years): the time column must be seconds; fix the value")
+    }
+
     @Test func errorsNameTheLineAndColumn() {
         #expect(throws: IMUCSVError.unrecognizedHeader(missing: "Time (s)")) {
             try Self.parse("t,gx,gy,gz\n1,2,3,4\n")

@@ -140,15 +140,13 @@ func utc(_ year: Int64, _ month: Int64, _ day: Int64, _ h: Int64 = 0, _ m: Int64
     }
 
     @Test func leapSecond() throws {
-        // The last leap second was 2016-12-31T23:59:60Z; 2016 is before the default rollover floor.
-        var configuration = EpochAssembler.Configuration()
-        configuration.dates.rolloverFloorDays = CivilDate.daysSinceEpoch(year: 2010, month: 1, day: 1)
+        // The last leap second was 2016-12-31T23:59:60Z (a recording keeps its dates: UTCDateResolver).
         let (fixes, _) = assemble([
             "$GPRMC,235959.00,A,4807.0380,N,01131.0000,E,0.0,,311216,,,A",
             "$GPRMC,235960.00,A,4807.0380,N,01131.0000,E,0.0,,311216,,,A",
             "$GPGGA,000000.00,4807.0380,N,01131.0000,E,1,09,0.8,10.0,M,0.0,M,,",
             "$GPRMC,000001.00,A,4807.0380,N,01131.0000,E,0.0,,010117,,,A",
-        ], configuration: configuration)
+        ])
         #expect(fixes.count == 4)
         #expect(!fixes[0].isLeapSecond && fixes[1].isLeapSecond)
         #expect(fixes[1].timeOfDayNanoseconds == 86_400_000_000_000)
@@ -156,31 +154,6 @@ func utc(_ year: Int64, _ month: Int64, _ day: Int64, _ h: Int64 = 0, _ m: Int64
         #expect(fixes[1].utcNanoseconds == utc(2017, 1, 1))
         #expect(fixes[2].utcNanoseconds == utc(2017, 1, 1))       // no date sentence: carried over midnight
         #expect(fixes[3].utcNanoseconds == utc(2017, 1, 1, 0, 0, 1))
-    }
-
-    @Test func weekRolloverIsCorrected() {
-        let (fixes, p) = assemble([
-            "$GPRMC,000231.42,A,4829.0005,N,00022.0016,E,0.16,212.28,220899,,,A",      // 1999-08-22
-            "$GPZDA,120000.00,06,04,2002,00,00",                                         // 2002-04-06
-            "$GPRMC,000232.00,A,4829.0005,N,00022.0016,E,0.16,212.28,070419,,,A",      // 2019-04-07: fine
-        ])
-        #expect(fixes[0].utcNanoseconds == utc(2019, 4, 7, 0, 2, 31, ms: 420))
-        #expect(fixes[1].utcNanoseconds == utc(2021, 11, 20, 12))
-        #expect(fixes[2].utcNanoseconds == utc(2019, 4, 7, 0, 2, 32))
-        #expect(p.assembler.counters.weekRolloverCorrections == 2)
-    }
-
-    @Test func twoDigitYearsPivotAt1980() {
-        var raw = EpochAssembler.Configuration()
-        raw.dates.rolloverFloorDays = 0                            // no rollover correction: see the pivot
-        let (fixes, _) = assemble([
-            "$GPRMC,120000.00,A,4829.0005,N,00022.0016,E,0.1,,010180,,,A",
-            "$GPRMC,120001.00,A,4829.0005,N,00022.0016,E,0.1,,311299,,,A",
-            "$GPRMC,120002.00,A,4829.0005,N,00022.0016,E,0.1,,010100,,,A",
-            "$GPRMC,120003.00,A,4829.0005,N,00022.0016,E,0.1,,311279,,,A",
-        ], configuration: raw)
-        #expect(fixes.map(\.utcNanoseconds) == [utc(1980, 1, 1, 12), utc(1999, 12, 31, 12, 0, 1),
-                                                 utc(2000, 1, 1, 12, 0, 2), utc(2079, 12, 31, 12, 0, 3)])
     }
 
     @Test func invalidRMCDateIsIgnored() {

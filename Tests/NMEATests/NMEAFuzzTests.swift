@@ -85,6 +85,35 @@ let corpusLogs: [[UInt8]] = Fixtures.files(in: "nmea/gpsd", suffix: ".nmea").com
         }
     }
 
+    /// `make fuzz` (nmea target, 5.2 M executions) found a fix the harness called inconsistent: a 3D
+    /// epoch whose GSA has a VDOP and no HDOP gets a vertical estimate only, from the DOPs.
+    @Test func aVerticalOnlyEstimateIsConsistent() throws {
+        let (fixes, _) = assemble([
+            "$GPGGA,120000.00,4807.0380,N,01131.0000,E,1,09,,545.4,M,46.9,M,,",
+            "$GPGSA,A,3,01,02,03,04,05,06,,,,,,,1.5,,1.2",
+        ])
+        let fix = try #require(fixes.first)
+        #expect(fix.mode == .threeD && fix.horizontalAccuracyMeters == nil)
+        #expect(fix.verticalAccuracyMeters == 1.2 * 23 && fix.accuracySource == .dop)
+        #expect(NMEAFuzzHarness.rangeViolation(fix) == nil)
+        let finding = try #require(Fixtures.bytes("fuzz/nmea/finding-vertical-only-accuracy.nmea"))
+        #expect(finding.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 613).violation } == nil)
+    }
+
+    /// The second finding: a ZDA dated 2200 followed by earlier dates and midnights carried the UTC
+    /// past 2199, the harness's old bound; the resolver's own range (to 2262) is the invariant now.
+    @Test func datesAfter2199StayInTheResolversRange() throws {
+        let finding = try #require(Fixtures.bytes("fuzz/nmea/finding-date-after-2199.nmea"))
+        let chunk = 1 + Int(finding[0]) * 17
+        #expect(finding.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: chunk, strict: finding[1] & 1 == 1).violation } == nil)
+        var fixes: [Fix] = []
+        var pipeline = NMEAPipeline()
+        finding.withUnsafeBytes { pipeline.feed($0) { fixes.append(copy $0) } }
+        pipeline.finish { fixes.append(copy $0) }
+        #expect(fixes.contains { ($0.utcNanoseconds ?? 0) > utc(2200, 1, 1) })
+        #expect(fixes.allSatisfy { ($0.utcNanoseconds ?? 0) < UTCDateResolver.latestDays * 86_400_000_000_000 })
+    }
+
     @Test func harnessDetectsBrokenFixes() {
         var fix = Fix(timeOfDayNanoseconds: 1_000_000_000)
         #expect(NMEAFuzzHarness.rangeViolation(fix) == nil)

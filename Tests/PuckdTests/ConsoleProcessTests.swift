@@ -196,7 +196,7 @@ import TestSupport
     @Test func configSaveRefusesAFileItMayNotWrite() throws {
         let scratch = Scratch()
         let profile = scratch.write("sim.conf", try #require(BoardProfiles.builtIn("sim")), mode: 0o644)
-        chmod(scratch.path, 0o777)
+        chmod(scratch.path, 0o755)           // not world-writable: puckd refuses a profile in such a directory
         let state = scratch.path + "/state"
         mkdir(state, 0o777)
         chmod(state, 0o777)

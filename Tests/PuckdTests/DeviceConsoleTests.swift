@@ -144,7 +144,7 @@ import Tracking
     }
 
     @Test func configShowsOriginsSetsLiveOrForRestartAndRefusesBadValues() throws {
-        let c = try started()
+        let c = try started(["console.access=full"])      // gpio.button shapes the device (ConsoleAccessTests)
         defer { c.h.removeDirectory() }
         #expect(c.command("config gps.baud") == "gps.baud = 115200  (board/sim.conf (built in):13)\n")
         #expect(c.command("config tracking.follow_pitch") == "tracking.follow_pitch = 45  (default)\n")
@@ -163,7 +163,8 @@ import Tracking
         #expect(c.command("config imu.rate_hz 50") == "imu.rate_hz = 50  (set on the console)  (needs a restart to apply)"
             + "  (not saved yet: config save writes it)\n")
         #expect(c.device.configuration.imu.rateHertz == 100)
-        #expect(c.h.output.contains("puckd: config: imu.rate_hz = 50 set on the console (needs a restart to apply; not saved yet)"))
+        #expect(c.h.output.contains("puckd: config: imu.rate_hz = 50 set on the console standard input/output (needs a "
+            + "restart to apply; not saved yet)"))
         // Errors: the key table's own messages, the checks across keys, unknown keys.
         #expect(c.command("config gpio.button 99")
             == "config: [gpio] button = 99: out of range, allowed 0…53 (BCM line offset) or none\n")

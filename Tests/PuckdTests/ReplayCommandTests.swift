@@ -55,7 +55,7 @@ func puckd(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
         let r = try puckd(["replay", "-", "--json"], input: log)
         #expect(r.status == 0)
         let lines = r.output.split(separator: "\n")
-        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("{\"time\":\"2033-10-05T20:41:") && $0.hasSuffix("}") })
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("{\"time\":\"2014-02-19T20:41:") && $0.hasSuffix("}") })
         #expect(r.errorOutput.contains("summary:") && r.errorOutput.contains("derived velocities"))
     }
 

@@ -134,4 +134,46 @@ struct ReplayDriverTests {
         #expect(abs(ticks.count - Int(((span1 + span2) * 60).rounded())) <= 2)
         #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $0 < $1 })
     }
+
+    /// `puckd replay --track` of many concatenated logs trapped: the offset summed every backward
+    /// jump (`offsetNanoseconds += last - logTime`). Log time swinging between the ends of Int64 now
+    /// keeps core time bounded, increasing and counted.
+    @Test func logTimeSwingingAcrossInt64NeverOverflows() {
+        var driver = ReplayDriver(core: makeCore(), startNanoseconds: 0)
+        var ticks = 0
+        var previous: Int64 = -1
+        for i in 0..<200 {
+            let time: Int64 = i % 2 == 0 ? Int64.min + Int64(i) : Int64.max - Int64(i)
+            driver.deliver(makeFix(offset(berlin, northMeters: Double(i))), logTimeNanoseconds: time)
+            while let t = driver.nextTick() {
+                #expect(t > previous)
+                previous = t
+                ticks += 1
+            }
+            #expect(driver.inputNanoseconds >= 0 && driver.inputNanoseconds <= ReplayDriver.latestCoreNanoseconds)
+        }
+        driver.finish(drainSeconds: .infinity)
+        while driver.nextTick() != nil { ticks += 1 }
+        #expect(driver.backwardJumps == 99 && driver.shortenedJumps == 100)
+        // Each forward jump is two days: 300 ticks run, the rest of the gap is skipped.
+        #expect(ticks == 100 * 300 + 3600 * 60 + 1)          // the drain is capped at an hour
+    }
+
+    @Test func coreTimeStopsAtItsLimit() {
+        var driver = ReplayDriver(core: makeCore(), maximumTicksPerGap: 1, startNanoseconds: 0)
+        let step = ReplayDriver.maximumForwardJumpNanoseconds
+        var time: Int64 = 0
+        // 2^62 ns / 2 days ≈ 26 690 jumps reach the limit; a few more are clamped.
+        for _ in 0..<26_700 {
+            driver.deliver(makeFix(berlin), logTimeNanoseconds: time)
+            while driver.nextTick() != nil {}
+            time += step
+        }
+        #expect(driver.clampedInputs > 0)
+        #expect(driver.inputNanoseconds == ReplayDriver.latestCoreNanoseconds)
+        driver.finish(drainSeconds: 4)                     // the drain ends at the limit too
+        var last: Int64 = 0
+        while let t = driver.nextTick() { last = t }
+        #expect(last == ReplayDriver.latestCoreNanoseconds)
+    }
 }

@@ -3,4 +3,5 @@
 // Umbrella header of the CBundledData module: list every header here (see CLinux.h for why).
 #include "bundled_data.h"
 #include "board_profiles.h"
+#include "build_date.h"
 #endif

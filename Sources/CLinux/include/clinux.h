@@ -7,4 +7,11 @@
 
 /// errno of the calling thread (Swift reads the C `errno` macro through this).
 int clinux_errno(void);
+
+/// The text of an errno value ("No space left on device"), or NULL for an unknown number. A pointer
+/// into the C library's static table: never allocates (strerrordesc_np).
+const char *clinux_errno_text(int code);
+
+/// The symbolic name of an errno value ("ENOSPC"), or NULL for an unknown number (strerrorname_np).
+const char *clinux_errno_name(int code);
 #endif

@@ -6,4 +6,6 @@
 uint64_t mc_thread_allocations(void);
 /// Bytes requested by those allocations.
 uint64_t mc_thread_allocated_bytes(void);
+/// 1 when counting through a sanitizer's allocator hooks (ASan/TSan builds), 0 with the malloc replacement.
+int mc_counts_through_sanitizer(void);
 #endif
