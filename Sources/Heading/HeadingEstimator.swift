@@ -124,13 +124,23 @@ public struct HeadingEstimator: Sendable {
                            heightMeters: heightMeters, utcNanoseconds: utcNanoseconds)
     }
 
-    /// Updates the position and date (declination) and the speed (vehicle-acceleration compensation)
-    /// from a GPS fix that arrived at monotonic time `receivedAtNanoseconds` (the IMU's time base).
+    /// Updates the position and date (declination), the speed (vehicle-acceleration compensation) and
+    /// the course (GNSS heading aiding, `CourseAiding`) from a GPS fix that arrived at monotonic time
+    /// `receivedAtNanoseconds` (the IMU's time base).
     public mutating func update(fix: Fix, receivedAtNanoseconds: Int64) {
         declination.update(fix: fix)
         if let speed = fix.speedMetersPerSecond, fix.mode != .noFix {
             updateSpeed(metersPerSecond: speed, timestampNanoseconds: receivedAtNanoseconds)
+            if let course = fix.courseDegrees { updateCourse(trueDegrees: course, speedMetersPerSecond: speed) }
         }
+    }
+
+    /// Gives the course over ground (degrees from true north) at `speedMetersPerSecond` of a fix that
+    /// just arrived: a heading measurement while the vehicle drives straight at speed (`CourseAiding`).
+    /// Needs the declination (a fix with a position and date first).
+    public mutating func updateCourse(trueDegrees course: Double, speedMetersPerSecond speed: Double) {
+        guard let d = declination.declinationDegrees, course.isFinite else { return }
+        filter.aid(courseMagneticDegrees: Angle.wrap360(course - d), speedMetersPerSecond: speed)
     }
 
     /// Gives the vehicle's forward speed over ground, m/s, measured at monotonic time
