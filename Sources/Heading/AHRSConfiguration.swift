@@ -120,12 +120,14 @@ public struct AHRSConfiguration: Sendable, Equatable {
 
     // MARK: accuracy model (see `HeadingAccuracyModel`)
 
-    /// Gyro-bias uncertainty once the bias has been estimated at rest (or loaded), degrees per second.
-    public var gyroBiasUncertaintyDegreesPerSecond: Double = 0.05
+    /// Gyro-bias uncertainty once the bias has been estimated at rest (or loaded), degrees per second:
+    /// in motion a MEMS offset moves by this much (g-sensitivity, vibration, temperature; BROAD's
+    /// trials show 0.05–0.2 °/s between rest and motion).
+    public var gyroBiasUncertaintyDegreesPerSecond: Double = 0.1
     /// Gyro-bias uncertainty before that, degrees per second.
     public var gyroBiasUncertaintyUnestimatedDegreesPerSecond: Double = 0.5
-    /// Gyro scale-factor / misalignment uncertainty, fraction of the rate.
-    public var gyroScaleUncertaintyFraction: Double = 0.002
+    /// Gyro scale-factor / misalignment uncertainty, fraction of the rate (MEMS: ±1–3 %).
+    public var gyroScaleUncertaintyFraction: Double = 0.01
     /// Correlation time of the rate-proportional gyro error, seconds.
     public var gyroErrorCorrelationSeconds: Double = 0.2
     /// Weight of the RMS magnetometer innovation in the heading accuracy.
