@@ -21,6 +21,9 @@ public struct AHRSConfiguration: Sendable, Equatable {
     /// Density of the magnetometer's slow heading error (calibration residuals, field varying from
     /// place to place, tilt errors through the dip), degrees·√s.
     public var magneticNoiseDegreesRootSecond: Double = 2
+    /// The magnetometer's heading bias that averaging does not remove (calibration residuals, the
+    /// mounting), degrees: how far a GNSS course may move a heading the magnetometer set.
+    public var magneticBiasDegrees: Double = 2
     /// Turn rate, degrees per second, at which the magnetometer's heading error density has doubled
     /// in variance (sample-timing skew between the sensors, tilt lag leaking through the dip):
     /// R = R₀·(1 + (|ω|/rate)²). 0: no rate dependence.
@@ -76,15 +79,15 @@ public struct AHRSConfiguration: Sendable, Equatable {
     public var courseAidingYawRateDegreesPerSecond: Double = 3
     /// Standard deviation of one fix's course as a heading measurement, degrees (GNSS velocity noise,
     /// side slip, the mounting's yaw).
-    public var courseNoiseDegrees: Double = 3
+    public var courseNoiseDegrees: Double = 1.5
     /// Largest difference between course and heading, degrees, for the course to be used (more: a
     /// reversing vehicle or a skid; a difference that stays for `courseRecoverySeconds` and is not a
     /// reversal means the heading is wrong, and the course resets it).
     public var courseRejectionDegrees: Double = 30
     /// See `courseRejectionDegrees`, seconds.
     public var courseRecoverySeconds: Double = 10
-    /// Time constant of the magnetometer's heading offset learned against the course, seconds.
-    public var magneticOffsetTimeConstantSeconds: Double = 30
+    /// Time constant of the magnetometer's offset learned against the course, seconds.
+    public var magneticOffsetTimeConstantSeconds: Double = 15
 
     // MARK: gyroscope
 

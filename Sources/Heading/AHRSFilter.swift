@@ -136,13 +136,14 @@ public struct AHRSFilter: Sendable {
             ? accelerationMetersPerSecondSquared : 0
     }
 
-    /// A GNSS course over ground (degrees from **magnetic** north) at `speedMetersPerSecond`, measured
-    /// at the time of the last sample; see `CourseAiding` for when it corrects the heading.
-    public mutating func aid(courseMagneticDegrees: Double, speedMetersPerSecond: Double) {
+    /// A GNSS course over ground (degrees from **magnetic** north) at `speedMetersPerSecond`, arriving
+    /// now (the time of the last sample) and measured `ageNanoseconds` earlier; see `CourseAiding` for
+    /// when it corrects the heading.
+    public mutating func aid(courseMagneticDegrees: Double, speedMetersPerSecond: Double, ageNanoseconds: Int64 = 0) {
         guard isInitialized, !isStartingUp else { return }
         let turn = course.observe(courseDegrees: courseMagneticDegrees, speedMetersPerSecond: speedMetersPerSecond,
                                   headingDegrees: orientation.headingDegrees, timestampNanoseconds: lastTimestampNanoseconds,
-                                  configuration: configuration)
+                                  ageNanoseconds: ageNanoseconds, configuration: configuration)
         guard let difference = turn else { return }
         if course.lastUseWasRecovery { headingVariance.reset() }
         let k = headingVariance.courseGain(configuration: configuration)
@@ -292,41 +293,44 @@ public struct AHRSFilter: Sendable {
         // Magnetometer: heading only, about the vertical, with the gain of the heading's variance.
         let m = orientation.matrix
         let verticalRate = gyro.dot(Vector3(m.6, m.7, m.8))      // earth z in the sensor frame
-        headingVariance.predict(verticalRateDegreesPerSecond: verticalRate * Angle.degreesPerRadian, dt: dt,
-                                configuration: c)
+        headingVariance.predict(verticalRateDegreesPerSecond: verticalRate * Angle.degreesPerRadian,
+                                resting: gyroBias.isResting && gyroBias.isEstimated, dt: dt, configuration: c)
         var magGainUsed = 0.0
         var innovationUsed: Double? = nil
         let aided = course.isAiding(atNanoseconds: lastTimestampNanoseconds, configuration: c)
-        if let field = magnetic {
+        if let raw = magnetic {
+            let field = raw - course.magneticOffsetMicrotesla
+            let norm = field.length
             let e = orientation.rotate(field)
             let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
             let innovation = atan2(e.x, e.y)            // field east of the estimated north → positive
-            let corrected = remainder(innovation - course.magneticOffsetRadians, 2 * Double.pi)
-            lastFieldMicrotesla = fieldNorm
-            lastCosDip = horizontal / fieldNorm
-            lastSinDip = -e.z / fieldNorm
+            lastFieldMicrotesla = norm
+            lastCosDip = norm > 0 ? horizontal / norm : 1
+            lastSinDip = norm > 0 ? -e.z / norm : 0
             lastInnovationDegrees = innovation * Angle.degreesPerRadian
-            let decision = magneticGate.decide(fieldMicrotesla: fieldNorm, cosDip: lastCosDip, sinDip: lastSinDip,
-                                               innovationDegrees: corrected * Angle.degreesPerRadian,
+            let decision = magneticGate.decide(fieldMicrotesla: norm, cosDip: lastCosDip, sinDip: lastSinDip,
+                                               innovationDegrees: lastInnovationDegrees,
                                                headingSigmaDegrees: headingVariance.sigmaDegrees,
                                                turnRadians: gyro.length * dt, cosDipTolerance: derived.cosDipTolerance,
                                                startup: startup, dt: dt, configuration: c)
             lastMagnetometerDecision = decision
             if magneticGate.lostHeading { headingVariance.reset() }
-            if decision.isUsed {
-                if aided {
-                    course.learnMagneticOffset(innovationRadians: innovation, dt: dt, configuration: c)
-                } else {
-                    let k = headingVariance.magnetometerGain(weight: magneticGate.weight,
-                                                             rateDegreesPerSecond: gyro.length * Angle.degreesPerRadian,
-                                                             dt: dt, configuration: c)
-                    rotateHeading(radians: corrected * k)
-                    magGainUsed = k / dt
-                    innovationUsed = corrected * Angle.degreesPerRadian
-                }
-            } else {
-                counters.magnetometerRejections &+= 1
+            if aided, magneticGate.hasReference {
+                // The course holds the heading: what the magnetometer reads beyond the reference field
+                // is its offset (whether the gate accepts the reading or not).
+                let gate = magneticGate
+                let expected = orientation.inverseRotate(Vector3(0, gate.referenceMicrotesla * gate.referenceCosDip,
+                                                                 -gate.referenceMicrotesla * gate.referenceSinDip))
+                course.learnMagneticOffset(residualMicrotesla: raw - expected, dt: dt, configuration: c)
+            } else if decision.isUsed {
+                let k = headingVariance.magnetometerGain(weight: magneticGate.weight,
+                                                         rateDegreesPerSecond: gyro.length * Angle.degreesPerRadian,
+                                                         dt: dt, configuration: c)
+                rotateHeading(radians: innovation * k)
+                magGainUsed = k / dt
+                innovationUsed = lastInnovationDegrees
             }
+            if !decision.isUsed { counters.magnetometerRejections &+= 1 }
         } else {
             lastMagnetometerDecision = .absent
             lastInnovationDegrees = 0
@@ -334,6 +338,7 @@ public struct AHRSFilter: Sendable {
             lastCosDip = 1
             lastSinDip = 0
         }
+        course.record(headingDegrees: orientation.headingDegrees, atNanoseconds: lastTimestampNanoseconds)
         if pendingCourseGain > 0 {
             magGainUsed = pendingCourseGain / dt
             innovationUsed = course.takeInnovationDegrees()

@@ -52,6 +52,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
         "heading_scale_error",
         "mag_noise",
         "mag_noise_rate_dps",
+        "mag_bias_deg",
         "startup_s",
         "accel_tolerance",
         "mag_rejection_deg",
@@ -95,6 +96,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
         case "heading_scale_error": return \.ahrs.headingScaleErrorFraction
         case "mag_noise": return \.ahrs.magneticNoiseDegreesRootSecond
         case "mag_noise_rate_dps": return \.ahrs.magneticNoiseRateDegreesPerSecond
+        case "mag_bias_deg": return \.ahrs.magneticBiasDegrees
         case "startup_s": return \.ahrs.startupSeconds
         case "accel_tolerance": return \.ahrs.accelerationToleranceFraction
         case "mag_rejection_deg": return \.ahrs.magneticRejectionDegrees

@@ -50,6 +50,8 @@ public struct HeadingEstimator: Sendable {
     /// Monotonic time of the last speed, nanoseconds (Int64.min when none).
     private var speedTimestampNanoseconds = Int64.min
     private var lastSpeed = 0.0
+    /// UTC time of the previous fix (the epoch period), nanoseconds.
+    private var previousFixUTCNanoseconds: Int64? = nil
     /// A speed older than this is dropped, nanoseconds.
     public static let speedLifetimeNanoseconds: Int64 = 3_000_000_000
 
@@ -127,20 +129,32 @@ public struct HeadingEstimator: Sendable {
     /// Updates the position and date (declination), the speed (vehicle-acceleration compensation) and
     /// the course (GNSS heading aiding, `CourseAiding`) from a GPS fix that arrived at monotonic time
     /// `receivedAtNanoseconds` (the IMU's time base).
+    /// The epoch assembler completes an epoch when the next one begins: a fix arrives one epoch period
+    /// after its own time. That period is measured from consecutive fixes' UTC times.
     public mutating func update(fix: Fix, receivedAtNanoseconds: Int64) {
         declination.update(fix: fix)
+        var age: Int64 = 0
+        if let utc = fix.utcNanoseconds {
+            if let previous = previousFixUTCNanoseconds, utc > previous,
+               utc - previous <= CourseAiding.maximumIntervalNanoseconds { age = utc - previous }
+            previousFixUTCNanoseconds = utc
+        }
         if let speed = fix.speedMetersPerSecond, fix.mode != .noFix {
             updateSpeed(metersPerSecond: speed, timestampNanoseconds: receivedAtNanoseconds)
-            if let course = fix.courseDegrees { updateCourse(trueDegrees: course, speedMetersPerSecond: speed) }
+            if let course = fix.courseDegrees {
+                updateCourse(trueDegrees: course, speedMetersPerSecond: speed, ageNanoseconds: age)
+            }
         }
     }
 
     /// Gives the course over ground (degrees from true north) at `speedMetersPerSecond` of a fix that
-    /// just arrived: a heading measurement while the vehicle drives straight at speed (`CourseAiding`).
-    /// Needs the declination (a fix with a position and date first).
-    public mutating func updateCourse(trueDegrees course: Double, speedMetersPerSecond speed: Double) {
+    /// just arrived, measured `ageNanoseconds` ago: a heading measurement while the vehicle drives
+    /// straight at speed (`CourseAiding`). Needs the declination (a fix with a position and date first).
+    public mutating func updateCourse(trueDegrees course: Double, speedMetersPerSecond speed: Double,
+                                      ageNanoseconds: Int64 = 0) {
         guard let d = declination.declinationDegrees, course.isFinite else { return }
-        filter.aid(courseMagneticDegrees: Angle.wrap360(course - d), speedMetersPerSecond: speed)
+        filter.aid(courseMagneticDegrees: Angle.wrap360(course - d), speedMetersPerSecond: speed,
+                   ageNanoseconds: ageNanoseconds)
     }
 
     /// Gives the vehicle's forward speed over ground, m/s, measured at monotonic time

@@ -4,8 +4,9 @@
 ///
 /// - The gyro-integrated heading degrades as a random walk whose rate grows with the turning:
 ///   q = σ_d² + (s·ω_v·1 s)² per second (σ_d = `headingDriftDegreesPerRootSecond`, s =
-///   `headingScaleErrorFraction`, ω_v the rate about the vertical). A board at rest or turning slowly
-///   keeps its heading for a minute; one spinning at 400 °/s loses it in seconds.
+///   `headingScaleErrorFraction`, ω_v the rate about the vertical). A board turning slowly keeps its
+///   heading for a minute, one spinning at 400 °/s loses it in seconds; at rest, with its offset
+///   measured, the gyro is as good as its white noise (σ_d = the noise density).
 /// - The magnetometer's error is slow (calibration residuals, the field varying from place to place,
 ///   tilt errors leaking through the dip), modelled as white noise of density R =
 ///   `magneticNoiseDegreesRootSecond`², divided by the gate's weight when the field departs from the
@@ -13,10 +14,16 @@
 ///   follows the magnetometer with τ = √(R/q): ≈ 50 s at rest, ≈ 5 s at 400 °/s.
 /// - From an unknown heading (P large) the first readings are averaged (the running mean); after a
 ///   disturbance held the heading on the gyro, P has grown and the magnetometer brings it back fast.
-/// - A GNSS course is one measurement of variance `courseNoiseDegrees`² per fix.
+/// - The magnetometer also has a bias no averaging removes (calibration residuals, the mounting):
+///   `magneticBiasDegrees`. A heading that followed it carries that bias; a GNSS course, one
+///   measurement of variance `courseNoiseDegrees`² per fix independent of the magnetometer, corrects
+///   both parts.
 public struct HeadingVariance: Sendable, Equatable {
     /// The heading variance, degrees².
     public private(set) var degreesSquared: Double = HeadingVariance.unknownDegreesSquared
+    /// The part of the heading's error that is the magnetometer's own bias, degrees²: averaging more
+    /// readings does not shrink it, an independent measurement (a GNSS course) does.
+    public private(set) var magneticBiasDegreesSquared: Double = 0
 
     /// The variance of a heading nothing has measured yet, degrees² (a uniform distribution's).
     public static let unknownDegreesSquared = 180.0 * 180 / 3
@@ -27,12 +34,18 @@ public struct HeadingVariance: Sendable, Equatable {
     public var sigmaDegrees: Double { degreesSquared.squareRoot() }
 
     /// Forgets the heading (a restart).
-    public mutating func reset() { degreesSquared = HeadingVariance.unknownDegreesSquared }
+    public mutating func reset() {
+        degreesSquared = HeadingVariance.unknownDegreesSquared
+        magneticBiasDegreesSquared = 0
+    }
 
-    /// Grows the variance over `dt` seconds of gyro integration at `verticalRateDegreesPerSecond`.
+    /// Grows the variance over `dt` seconds of gyro integration at `verticalRateDegreesPerSecond`;
+    /// `resting` (at rest, the offset measured): the gyro is as good as its white noise.
     @inline(__always)
-    public mutating func predict(verticalRateDegreesPerSecond rate: Double, dt: Double, configuration c: AHRSConfiguration) {
-        let drift = c.headingDriftDegreesPerRootSecond, s = c.headingScaleErrorFraction * rate
+    public mutating func predict(verticalRateDegreesPerSecond rate: Double, resting: Bool, dt: Double,
+                                 configuration c: AHRSConfiguration) {
+        let drift = resting ? c.gyroNoiseDensityDegreesPerSecondPerRootHertz : c.headingDriftDegreesPerRootSecond
+        let s = c.headingScaleErrorFraction * rate
         degreesSquared = min(HeadingVariance.unknownDegreesSquared, degreesSquared + (drift * drift + s * s) * dt)
     }
 
@@ -44,19 +57,22 @@ public struct HeadingVariance: Sendable, Equatable {
         guard weight > 0 else { return 0 }
         let dynamic = c.magneticNoiseRateDegreesPerSecond > 0 ? rate / c.magneticNoiseRateDegreesPerSecond : 0
         let r = c.magneticNoiseDegreesRootSecond * c.magneticNoiseDegreesRootSecond * (1 + dynamic * dynamic) / (weight * dt)
-        return update(noise: r)
+        let k = degreesSquared / (degreesSquared + r)
+        degreesSquared *= 1 - k
+        // Following the magnetometer, the heading takes on its bias.
+        let bias = c.magneticBiasDegrees * c.magneticBiasDegrees
+        magneticBiasDegreesSquared += (bias - magneticBiasDegreesSquared) * k
+        return k
     }
 
-    /// The gain of one GNSS course, and the variance update that goes with it.
+    /// The gain of one GNSS course, and the variance update that goes with it: the course is
+    /// independent of the magnetometer, so it corrects the magnetometer's bias in the heading too.
     @inline(__always)
     public mutating func courseGain(configuration c: AHRSConfiguration) -> Double {
-        update(noise: c.courseNoiseDegrees * c.courseNoiseDegrees)
-    }
-
-    @inline(__always)
-    private mutating func update(noise: Double) -> Double {
-        let k = degreesSquared / (degreesSquared + noise)
+        let total = degreesSquared + magneticBiasDegreesSquared
+        let k = total / (total + c.courseNoiseDegrees * c.courseNoiseDegrees)
         degreesSquared *= 1 - k
+        magneticBiasDegreesSquared *= 1 - k
         return k
     }
 }
