@@ -5,11 +5,11 @@
 /// Gains are in **per second** (the inverse of a time constant), so they do not depend on the sample
 /// rate; times in seconds; angles in degrees; fractions are dimensionless.
 public struct AHRSConfiguration: Sendable, Equatable {
-    // MARK: gains
+    // MARK: tilt
 
-    /// Inverse time constant of the tilt correction, 1/s: the specific force is low-passed in the
-    /// quasi-inertial frame with τ = 1/gain (`InclinationEstimator`).
-    public var accelerometerGainPerSecond: Double = 1.0 / 3
+    /// Time constant of the tilt correction, seconds: the specific force is low-passed in the
+    /// quasi-inertial frame with it (`InclinationEstimator`); 0 levels on every sample.
+    public var tiltTimeConstantSeconds: Double = 3
 
     // MARK: heading (`HeadingVariance`)
 

@@ -31,7 +31,7 @@ public struct AHRSCounters: Sendable, Equatable {
 ///   motion), is integrated exactly (the exponential map over the measured step);
 /// - the tilt (`InclinationEstimator`) comes from the specific force low-passed in the gyro-integrated
 ///   quasi-inertial frame, where linear accelerations average out, with time constant
-///   1/`accelerometerGainPerSecond`;
+///   `tiltTimeConstantSeconds`;
 /// - the heading is a rotation about the vertical on top, pulled toward the horizontal field direction
 ///   with the Kalman gain of the heading's variance (`HeadingVariance`) while `MagneticFieldGate` finds
 ///   the field undisturbed (magnitude and dip), held by the gyro otherwise; with a GNSS course
@@ -261,7 +261,7 @@ public struct AHRSFilter: Sendable {
         inclination.predict(gyro: gyro, dt: dt)
         var accelGainUsed = 0.0
         if accelNorm > 0 {
-            let tau = c.accelerometerGainPerSecond > 0 ? 1 / c.accelerometerGainPerSecond : 0
+            let tau = c.tiltTimeConstantSeconds
             let filtered = inclination.filter(accel: accel, dt: dt, tau: tau)
             let norm = filtered.length
             var correction = Vector3.zero
@@ -269,7 +269,7 @@ public struct AHRSFilter: Sendable {
                 <= c.accelerationToleranceFraction * AHRSFilter.standardGravity)
             if used {
                 correction = inclination.level(filtered, norm: norm)
-                accelGainUsed = c.accelerometerGainPerSecond
+                accelGainUsed = tau > 0 ? 1 / tau : 1 / dt
             } else {
                 counters.accelerometerRejections &+= 1
             }
@@ -293,8 +293,8 @@ public struct AHRSFilter: Sendable {
         // Magnetometer: heading only, about the vertical, with the gain of the heading's variance.
         let m = orientation.matrix
         let verticalRate = gyro.dot(Vector3(m.6, m.7, m.8))      // earth z in the sensor frame
-        headingVariance.predict(verticalRateDegreesPerSecond: verticalRate * Angle.degreesPerRadian,
-                                resting: gyroBias.isResting && gyroBias.isEstimated, dt: dt, configuration: c)
+        headingVariance.predict(verticalRateDegreesPerSecond: verticalRate * Angle.degreesPerRadian, dt: dt,
+                                configuration: c)
         var magGainUsed = 0.0
         var innovationUsed: Double? = nil
         let aided = course.isAiding(atNanoseconds: lastTimestampNanoseconds, configuration: c)

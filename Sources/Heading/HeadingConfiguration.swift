@@ -47,7 +47,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
 
     /// The accepted setting keys (`set(_:to:)`, `puckd heading replay --config KEY=VALUE`), in help order.
     public static let settingKeys: [String] = [
-        "accel_gain",
+        "tilt_tau_s",
         "heading_drift",
         "heading_scale_error",
         "mag_noise",
@@ -91,7 +91,7 @@ public struct HeadingConfiguration: Sendable, Equatable {
     /// The field a setting key names.
     private static func path(of key: String) -> WritableKeyPath<HeadingConfiguration, Double>? {
         switch key {
-        case "accel_gain": return \.ahrs.accelerometerGainPerSecond
+        case "tilt_tau_s": return \.ahrs.tiltTimeConstantSeconds
         case "heading_drift": return \.ahrs.headingDriftDegreesPerRootSecond
         case "heading_scale_error": return \.ahrs.headingScaleErrorFraction
         case "mag_noise": return \.ahrs.magneticNoiseDegreesRootSecond

@@ -4,9 +4,8 @@
 ///
 /// - The gyro-integrated heading degrades as a random walk whose rate grows with the turning:
 ///   q = σ_d² + (s·ω_v·1 s)² per second (σ_d = `headingDriftDegreesPerRootSecond`, s =
-///   `headingScaleErrorFraction`, ω_v the rate about the vertical). A board turning slowly keeps its
-///   heading for a minute, one spinning at 400 °/s loses it in seconds; at rest, with its offset
-///   measured, the gyro is as good as its white noise (σ_d = the noise density).
+///   `headingScaleErrorFraction`, ω_v the rate about the vertical). A board at rest or turning slowly
+///   keeps its heading for a minute; one spinning at 400 °/s loses it in seconds.
 /// - The magnetometer's error is slow (calibration residuals, the field varying from place to place,
 ///   tilt errors leaking through the dip), modelled as white noise of density R =
 ///   `magneticNoiseDegreesRootSecond`², divided by the gate's weight when the field departs from the
@@ -39,13 +38,10 @@ public struct HeadingVariance: Sendable, Equatable {
         magneticBiasDegreesSquared = 0
     }
 
-    /// Grows the variance over `dt` seconds of gyro integration at `verticalRateDegreesPerSecond`;
-    /// `resting` (at rest, the offset measured): the gyro is as good as its white noise.
+    /// Grows the variance over `dt` seconds of gyro integration at `verticalRateDegreesPerSecond`.
     @inline(__always)
-    public mutating func predict(verticalRateDegreesPerSecond rate: Double, resting: Bool, dt: Double,
-                                 configuration c: AHRSConfiguration) {
-        let drift = resting ? c.gyroNoiseDensityDegreesPerSecondPerRootHertz : c.headingDriftDegreesPerRootSecond
-        let s = c.headingScaleErrorFraction * rate
+    public mutating func predict(verticalRateDegreesPerSecond rate: Double, dt: Double, configuration c: AHRSConfiguration) {
+        let drift = c.headingDriftDegreesPerRootSecond, s = c.headingScaleErrorFraction * rate
         degreesSquared = min(HeadingVariance.unknownDegreesSquared, degreesSquared + (drift * drift + s * s) * dt)
     }
 

@@ -162,7 +162,7 @@ import NMEA
         try c.set("course_speed_mps", to: "8")
         #expect(c.ahrs.magneticNoiseDegreesRootSecond == 3.5 && c.headingFilterDegrees == 5)
         #expect(c.ahrs.courseAidingSpeedMetersPerSecond == 8)
-        #expect(c.value(of: "accel_gain") == 1.0 / 3)
+        #expect(c.value(of: "tilt_tau_s") == 3)
         #expect(throws: HeadingConfigurationError.unknownKey("magNoise")) { try c.set("magNoise", to: "1") }
         #expect(throws: HeadingConfigurationError.invalidValue(key: "mag_noise", value: "-1")) { try c.set("mag_noise", to: "-1") }
         for key in HeadingConfiguration.settingKeys { #expect(c.value(of: key) != nil, "\(key) has no field") }
