@@ -71,6 +71,10 @@ public struct AHRSFilter: Sendable {
     public private(set) var startupRemainingSeconds: Double
     /// How well the heading is known: sets the gain of each magnetometer reading and GNSS course.
     public private(set) var headingVariance = HeadingVariance()
+    /// The usual time step, seconds (a slow average; a longer step means samples were lost).
+    private var typicalStepSeconds = 0.0
+    /// The previous sample's raw rate, rad/s.
+    private var previousGyro = Vector3.zero
     /// The gain of a course applied since the last sample (for the accuracy model), 0 when none.
     private var pendingCourseGain = 0.0
     /// What happened to the last sample's magnetometer reading.
@@ -206,6 +210,7 @@ public struct AHRSFilter: Sendable {
         lastTimestampNanoseconds = timestamp
         startupRemainingSeconds = configuration.startupSeconds
         headingVariance.reset()
+        typicalStepSeconds = 0
         counters.samples &+= 1
         return true
     }
@@ -256,6 +261,17 @@ public struct AHRSFilter: Sendable {
 
         let startup = startupRemainingSeconds > 0
         if startup { startupRemainingSeconds = max(0, startupRemainingSeconds - dt) }
+        // Lost samples (a step well beyond the usual one): the step is integrated at the rate after
+        // the gap, which misses how the rate changed in the missing time, about |Δω|·(missing time);
+        // the heading's variance grows by it.
+        if typicalStepSeconds == 0 { typicalStepSeconds = dt }
+        let unseen = dt - 1.5 * typicalStepSeconds
+        if unseen > 0 {
+            let angle = (rawGyro - previousGyro).length * unseen * Angle.degreesPerRadian
+            headingVariance.addUnseen(degreesSquared: angle * angle)
+        }
+        previousGyro = rawGyro
+        typicalStepSeconds += (min(dt, 2 * typicalStepSeconds) - typicalStepSeconds) * 0.01
 
         // Tilt: gyro prediction, then the low-passed specific force in I (unless it is not gravity).
         inclination.predict(gyro: gyro, dt: dt)

@@ -45,6 +45,12 @@ public struct HeadingVariance: Sendable, Equatable {
         degreesSquared = min(HeadingVariance.unknownDegreesSquared, degreesSquared + (drift * drift + s * s) * dt)
     }
 
+    /// Adds the variance of a rotation the gyro could not see (samples lost), degrees².
+    @inline(__always)
+    public mutating func addUnseen(degreesSquared unseen: Double) {
+        degreesSquared = min(HeadingVariance.unknownDegreesSquared, degreesSquared + unseen)
+    }
+
     /// The gain of one magnetometer reading over `dt` seconds with the gate's `weight` (0...1), and
     /// the variance update that goes with it.
     @inline(__always)

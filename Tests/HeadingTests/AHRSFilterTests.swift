@@ -200,6 +200,25 @@ import Glibc
         #expect(abs(f.orientation.rollDegrees) < 0.5)
     }
 
+    /// Samples lost while a turn ends (a stalled bus, 0.3 s in which the rate falls from 90 °/s to 0):
+    /// the step after the gap is integrated at the new rate and misses ≈ 14°; the unseen rotation makes
+    /// the heading uncertain, so the magnetometer brings it back within seconds instead of a minute.
+    @Test func lostSamplesWhileTurningAreRecoveredQuickly() {
+        var f = AHRSFilter()
+        var t = 0.0, heading = 0.0
+        for _ in 0..<1000 { f.update(Self.sample(t, Self.heading(0))); t += 0.01 }
+        for k in 0..<400 {
+            t += 0.01
+            let rate = k < 200 ? 90.0 : max(0, 90 - 3 * Double(k - 200))
+            heading += rate * 0.01
+            if k >= 200 && k < 230 { continue }             // 30 samples lost; the next one spans them
+            f.update(Self.sample(t, Self.heading(heading), gyro: Vector3(0, 0, -rate * Angle.radiansPerDegree)))
+        }
+        for _ in 0..<500 { t += 0.01; f.update(Self.sample(t, Self.heading(heading))) }
+        #expect(abs(Angle.wrap180(f.orientation.headingDegrees - heading)) < 2,
+                "heading \(f.orientation.headingDegrees)° 5 s after the loss, truth \(heading)°")
+    }
+
     /// With GPS speed the centripetal acceleration of a turn is removed before the tilt correction.
     @Test func vehicleAccelerationCompensation() {
         func run(speed: Double?) -> Double {
