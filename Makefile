@@ -15,7 +15,7 @@ DEVICE_FLAGS := -c release -Xswiftc -static-executable -Xswiftc -use-ld=lld \
                 --scratch-path .build/device
 PUCKD        := .build/device/release/puckd
 
-.PHONY: all deps-build deps-test deps-bench build run test bench hil clean install uninstall
+.PHONY: all deps-build deps-test deps-bench build run test bench hil clean install uninstall goldens
 
 all: build
 
@@ -40,6 +40,15 @@ test: deps-test
 	$(SWIFT) test --skip-build
 	$(SWIFT) build --build-tests -c release -Xswiftc -enable-testing
 	$(SWIFT) test --skip-build -c release
+
+# Regenerates the expected outputs of the golden tracking scenarios (Tests/Fixtures/tracking/README.md):
+# each NAME.scenario run by `puckd scenario` at 10 Hz into NAME.expected.jsonl. Review with git diff.
+goldens: deps-build
+	$(SWIFT) build --product puckd
+	@bin="$$($(SWIFT) build --show-bin-path)/puckd"; n=0; \
+	for f in Tests/Fixtures/tracking/*.scenario; do \
+	  "$$bin" scenario "$$f" --hz 10 > "$${f%.scenario}.expected.jsonl" || exit 1; n=$$((n + 1)); \
+	done; echo "$$n golden scenarios written; review: git diff --stat Tests/Fixtures/tracking"
 
 bench: deps-bench
 	$(SWIFT) build $(DEVICE_FLAGS) --product puckd

@@ -29,12 +29,15 @@ let package = Package(
         .target(name: "Heading", dependencies: ["NMEA"], swiftSettings: strict),
         .target(name: "Tracking", dependencies: ["NMEA"], swiftSettings: strict),
         .target(name: "Console", dependencies: ["NMEA", "Heading", "Tracking"], swiftSettings: strict),
+        // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
+        .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
         // Thin edges: real hardware backends and their simulated twins.
         .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading"], swiftSettings: strict),
 
         // The device: wires sources, core, GPIO and console into one loop.
-        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Console", "Hardware", "CBundledData"],
+        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
+                                              "CBundledData"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
 
@@ -50,6 +53,8 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "CBundledData", "TestSupport"], swiftSettings: strict),
     ]
 )

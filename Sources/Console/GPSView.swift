@@ -34,6 +34,7 @@ public enum GPSView {
         }
         out.append("\naltitude      ")
         RenderFormat.quantity(fix.altitudeMSLMeters, decimals: 2, unit: "m MSL", to: &out)
+        if fix.altitudeHeld { out.append(" (held from an earlier epoch)") }
         out.append(", "); RenderFormat.quantity(fix.altitudeEllipsoidMeters, decimals: 2, unit: "m ellipsoid", to: &out)
         out.append(", geoid separation "); RenderFormat.quantity(fix.geoidSeparationMeters, decimals: 2, unit: "m", to: &out)
         out.append("\nspeed         "); RenderFormat.quantity(fix.speedMetersPerSecond, decimals: 2, unit: "m/s", to: &out)
@@ -68,12 +69,15 @@ public enum GPSView {
         out.append(UInt8(ascii: "\n"))
     }
 
-    /// `{"reply":"gps","ageSeconds":…,"fix":{…}|null}`.
+    /// `{"reply":"gps","ageSeconds":…,"receivedMonotonicNanoseconds":…,"fix":{…}|null}`: the age of
+    /// the fix, and when the device applied it (CLOCK_MONOTONIC, the clock other programs on the board
+    /// can compare with: `make bench` measures the latency from a receiver's last byte with it).
     public static func appendJSON(_ fix: Fix?, receivedNanoseconds: Int64?, nowNanoseconds: Int64,
                                   to out: inout OutputBuffer) {
         var o = JSONWriter.begin(&out)
         o.string("reply", "gps", &out)
         o.number("ageSeconds", receivedNanoseconds.map { Double(nowNanoseconds &- $0) / 1e9 }, decimals: 3, &out)
+        o.integer("receivedMonotonicNanoseconds", receivedNanoseconds, &out)
         o.key("fix", &out)
         if let fix { appendFixObject(fix, to: &out) } else { out.append("null") }
         o.end(&out)
@@ -96,6 +100,7 @@ public enum GPSView {
         o.number("latitudeDegrees", fix.latitudeDegrees, decimals: 9, &out)
         o.number("longitudeDegrees", fix.longitudeDegrees, decimals: 9, &out)
         o.number("altitudeMSLMeters", fix.altitudeMSLMeters, decimals: 3, &out)
+        o.bool("altitudeHeld", fix.altitudeHeld, &out)
         o.number("altitudeEllipsoidMeters", fix.altitudeEllipsoidMeters, decimals: 3, &out)
         o.number("geoidSeparationMeters", fix.geoidSeparationMeters, decimals: 3, &out)
         o.number("speedMetersPerSecond", fix.speedMetersPerSecond, decimals: 3, &out)

@@ -115,6 +115,9 @@ public enum StatsView {
         body("sentencesBeforeFirstEpoch", Int64(a.sentencesBeforeFirstEpoch))
         body("unmatchedErrorStatistics", Int64(a.unmatchedErrorStatistics))
         body("satelliteSequenceErrors", Int64(a.satelliteSequenceErrors)); body("skyViews", Int64(a.skyViews))
+        body("epochsClosedAtCycleEnder", Int64(a.epochsClosedAtCycleEnder))
+        body("epochsClosedByNextEpoch", Int64(a.epochsClosedByNextEpoch))
+        body("epochsClosedByQuietLine", Int64(a.epochsClosedByQuietLine)); body("sentencesAfterClose", Int64(a.sentencesAfterClose))
     }
 
     static func forEachConsoleCounter(_ c: ConsoleSessionCounters, _ body: (StaticString, Int64) -> Void) {

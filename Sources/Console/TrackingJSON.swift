@@ -22,8 +22,16 @@ public enum TrackingJSON {
     public static func appendEventLine(_ e: TimedTrackingEvent, to out: inout OutputBuffer) {
         out.append("{\"timeNanoseconds\":")
         out.append(int: e.timeNanoseconds)
-        out.append(",\"event\":\"")
-        switch e.event {
+        out.append(UInt8(ascii: ","))
+        appendEventFields(e.event, to: &out)
+        out.append("}\n")
+    }
+
+    /// The fields of an event without braces: `"event":"name"` and the event's own fields
+    /// (`mode`, `animated`, `status`, `accuracy`, `reason`, `token`, `success`, viewport status).
+    public static func appendEventFields(_ event: TrackingEvent, to out: inout OutputBuffer) {
+        out.append("\"event\":\"")
+        switch event {
         case .willStartLocatingUser: out.append("willStartLocatingUser\"")
         case .didStopLocatingUser: out.append("didStopLocatingUser\"")
         case .didUpdateUserLocation: out.append("didUpdateUserLocation\"")
@@ -43,7 +51,6 @@ public enum TrackingJSON {
             appendViewportStatus(status, to: &out)
             out.append(",\"reason\":\""); out.append(TrackingNames.name(reason)); out.append("\"")
         }
-        out.append("}\n")
     }
 
     /// The puck object.
@@ -87,7 +94,8 @@ public enum TrackingJSON {
         out.append("{\"center\":"); coordinate(c.center, &out)
         out.append(",\"zoom\":"); out.append(jsonNumber: c.zoom, decimals: 4)
         out.append(",\"bearingDegrees\":"); out.append(jsonNumber: c.bearingDegrees, decimals: 3)
-        out.append(",\"pitchDegrees\":"); out.append(jsonNumber: c.pitchDegrees, decimals: 3)
+        out.append(",\"bearingSource\":\""); out.append(TrackingNames.name(c.bearingSource))
+        out.append("\",\"pitchDegrees\":"); out.append(jsonNumber: c.pitchDegrees, decimals: 3)
         out.append(",\"padding\":{\"topPoints\":"); out.append(jsonNumber: c.padding.topPoints, decimals: 2)
         out.append(",\"leftPoints\":"); out.append(jsonNumber: c.padding.leftPoints, decimals: 2)
         out.append(",\"bottomPoints\":"); out.append(jsonNumber: c.padding.bottomPoints, decimals: 2)

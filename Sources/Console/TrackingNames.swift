@@ -27,6 +27,19 @@ public enum TrackingNames {
         }
     }
 
+    public static func name(_ v: CameraBearingSource) -> StaticString {
+        switch v {
+        case .none: return "none"
+        case .imuHeading: return "imuHeading"
+        case .gpsTrueHeading: return "gpsTrueHeading"
+        case .gpsCourse: return "gpsCourse"
+        case .targetAzimuth: return "targetAzimuth"
+        case .command: return "command"
+        case .gesture: return "gesture"
+        case .north: return "north"
+        }
+    }
+
     public static func name(_ v: TrackingState) -> StaticString {
         switch v {
         case .possible: return "possible"

@@ -4,8 +4,9 @@ import Tracking
 /// without `--json`: one line per tick, one per event. Allocation-free (`OutputBuffer`).
 ///
 /// Tick line, e.g.:
-/// `t=12.350s puck 52.521900000,13.413200000 ±5.00m @400,240 pinned dot brg 45.0° imuHeading ring 69.3pt
-/// halo | cam 52.521900000,13.413200000 z16.3500 brg 0.0° pitch 45.0° follow/changed viewport idle`
+/// `t=12.350s puck 52.521900000,13.413200000 ±5.00m @400,240 pinned dot brg 45.0° imuHeading ring 69pt
+/// halo | cam 52.521900000,13.413200000 z16.3500 brg 45.0° imuHeading pitch 45.0° followWithHeading/changed
+/// viewport idle` (the camera's bearing is followed by what turned the map).
 public enum TrackingText {
     /// One tick line + newline.
     public static func appendLine(puck p: PuckState, camera c: CameraState, to out: inout OutputBuffer) {
@@ -45,7 +46,8 @@ public enum TrackingText {
         out.append(c.center.longitudeDegrees, decimals: 9)
         out.append(" z"); out.append(c.zoom, decimals: 4)
         out.append(" brg "); out.append(c.bearingDegrees, decimals: 1)
-        out.append("° pitch "); out.append(c.pitchDegrees, decimals: 1)
+        out.append("° "); out.append(TrackingNames.name(c.bearingSource))
+        out.append(" pitch "); out.append(c.pitchDegrees, decimals: 1)
         out.append("° "); out.append(c.trackingMode.name)
         out.append(UInt8(ascii: "/")); out.append(TrackingNames.name(c.trackingState))
         out.append(" viewport ")

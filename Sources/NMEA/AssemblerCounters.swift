@@ -24,6 +24,15 @@ public struct AssemblerCounters: Sendable, Equatable {
     public var satelliteSequenceErrors = 0
     /// Complete sky views published.
     public var skyViews = 0
+    /// Epochs closed at their learned cycle ender (`CycleEnderLearner`), the moment it arrived.
+    public var epochsClosedAtCycleEnder = 0
+    /// Epochs closed because the line went quiet after them (`EpochAssembler.closeIfQuiet`).
+    public var epochsClosedByQuietLine = 0
+    /// Epochs closed by the next epoch's first timed sentence or the end of the stream (no ender
+    /// predicted, or it did not come).
+    public var epochsClosedByNextEpoch = 0
+    /// Sentences for an epoch that was already closed (after its ender or a quiet line): skipped.
+    public var sentencesAfterClose = 0
 
     public init() {}
 }

@@ -1,9 +1,21 @@
 /// Groups parsed sentences into receiver cycles and turns each cycle into one `Fix`.
 ///
 /// A cycle ("epoch") is the set of sentences carrying the same UTC time of day. A timed sentence
-/// (GGA, RMC, GLL, GNS, ZDA) with a different time completes the open epoch and opens the next one;
-/// untimed sentences (GSA, VTG, HDT, THS, GSV) belong to the epoch of the timed sentence before them;
-/// GST joins the open epoch when its time matches. Merge rules: `EpochAccumulator`.
+/// (GGA, RMC, GLL, GNS, ZDA) with a different time opens the next epoch; untimed sentences (GSA, VTG,
+/// HDT, THS, GSV) belong to the epoch of the timed sentence before them; GST joins the open epoch when
+/// its time matches. Merge rules: `EpochAccumulator`; the fix mode follows gpsd (`FixModeRules`).
+///
+/// An epoch closes at the first of:
+/// - its learned cycle ender (`CycleEnderLearner`): the receiver's last sentence of a cycle, learned
+///   from the cycles before (from the third epoch of a fixed cycle on); the fix is out the moment that
+///   sentence is in, no cycle late;
+/// - a quiet line (only when the caller tells the time, `noteLineActivity`): no byte for
+///   `quietCloseFraction` of the receiver's period since the last one (`closeIfQuiet`, at
+///   `quietDeadlineNanoseconds`);
+/// - the next epoch's first timed sentence (the fallback, always), or `finish`.
+/// A sentence that arrives for an epoch already closed changes nothing and is counted
+/// (`AssemblerCounters.sentencesAfterClose`). Why, and measured on gpsd's corpus: docs/nmea-epochs.md §1.
+///
 /// Dates: RMC (valid) or ZDA date of the epoch, else the last known date carried across midnight;
 /// two-digit years and GPS week rollovers per `UTCDateResolver`. Accuracy: `AccuracyModel`.
 ///
@@ -13,7 +25,7 @@
 /// `maximumDerivationIntervalNanoseconds` apart. Course is derived only at ≥ `minimumSpeedForCourse`
 /// (below that, position noise decides the direction).
 ///
-/// Allocation-free: `consume` returns true when it completed an epoch, which is then in `lastFix`.
+/// Allocation-free: every completed epoch is handed to the caller's `onFix` and kept in `lastFix`.
 public struct EpochAssembler: Sendable {
     /// Tunables, with their defaults.
     public struct Configuration: Sendable, Equatable {
@@ -23,6 +35,18 @@ public struct EpochAssembler: Sendable {
         public var maximumDerivationIntervalNanoseconds: Int64 = 10_000_000_000
         /// Slowest derived speed for which a course is derived too, m/s.
         public var minimumSpeedForCourse = 0.5
+        /// Close an epoch at its learned cycle ender; false leaves it to the quiet line and the next epoch.
+        public var closesAtCycleEnder = true
+        /// Close an open epoch when the line has been quiet for this fraction of the receiver's period
+        /// after its last byte (0: never). gpsd takes 0.25 of the cycle as a transmission pause.
+        public var quietCloseFraction = 0.25
+        /// The shortest quiet time that closes an epoch, nanoseconds (20 ms: USB receivers deliver in
+        /// 1 ms frames, a UART at 9600 baud needs 1 ms a byte).
+        public var minimumQuietNanoseconds: Int64 = 20_000_000
+        /// A 3D fix in an epoch without an altitude of its own (the RMC-only cycles of a receiver that
+        /// sends GGA every 2nd or 4th cycle) keeps the altitude of a 3D epoch at most this long before,
+        /// flagged `altitudeHeld`, nanoseconds (5 s).
+        public var altitudeHoldNanoseconds: Int64 = 5_000_000_000
         public init() {}
     }
 
@@ -30,176 +54,192 @@ public struct EpochAssembler: Sendable {
     public static let gapThresholdNanoseconds: Int64 = 2_000_000_000
 
     public var configuration: Configuration
-    /// The most recently completed epoch (valid after `consume`/`finish` returned true).
-    public private(set) var lastFix = Fix(timeOfDayNanoseconds: 0)
-    public private(set) var counters = AssemblerCounters()
+    /// The most recently completed epoch.
+    public internal(set) var lastFix = Fix(timeOfDayNanoseconds: 0)
+    public internal(set) var counters = AssemblerCounters()
 
     /// The most recent complete set of GSV sentences, with used flags from the latest GSA.
     public var skyView: SkyView { sky.published }
+    /// What is known of the receiver's cycle: its period and the ender predicted for the open epoch.
+    public var cycle: CycleEnderLearner { learner }
 
-    private var acc = EpochAccumulator(timeOfDay: UTCTimeOfDay(nanoseconds: 0))
-    private var hasOpenEpoch = false
-    private var hasPrevious = false
+    enum EpochState { case none, open, closed }
+
+    var acc = EpochAccumulator(timeOfDay: UTCTimeOfDay(nanoseconds: 0))
+    /// `.open`: `acc` collects the epoch; `.closed`: `acc`'s epoch was completed early (ender or quiet
+    /// line) and its time is kept to recognize late sentences; `.none`: before the first timed sentence.
+    var state = EpochState.none
+    /// The closed epoch was closed at its predicted ender (a late sentence then means a wrong prediction).
+    var closedAtEnder = false
+    var hasPrevious = false
     private var knownDay: Int64?
     private var knownDayTime: Int64 = 0
     /// GSA satellites of the open epoch (`usedSets[usedIndex]`) and of the latest epoch that had GSA.
-    private var usedSets: InlineArray<2, UsedSatellites> = .init(repeating: UsedSatellites())
-    private var usedIndex = 0
-    private var sky = SkyViewBuilder()
+    var usedSets: InlineArray<2, UsedSatellites> = .init(repeating: UsedSatellites())
+    var usedIndex = 0
+    var sky = SkyViewBuilder()
+    var learner = CycleEnderLearner()
+    var modeRules = FixModeRules()
+    /// Monotonic time of the last byte the caller fed, when it tells the time.
+    var lastActivityNanoseconds: Int64?
+    /// The altitude of the last 3D epoch that had one, for `altitudeHoldNanoseconds`.
+    var heldAltitude: (msl: Double, separation: Double?, utc: Int64?, timeOfDay: Int64)?
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
-    /// Feeds one parsed sentence. Returns true when this completed an epoch (now in `lastFix`).
-    public mutating func consume(_ sentence: borrowing ParsedSentence) -> Bool {
+    /// Feeds one parsed sentence; calls `onFix` for each epoch this completes (the open one when a new
+    /// epoch begins; the new one too when this sentence is its learned ender).
+    public mutating func consume(_ sentence: borrowing ParsedSentence, _ onFix: (borrowing Fix) -> Void) {
         let talker = sentence.talker
+        var inOpenEpoch = false
+        var systemID = 0
         switch sentence.message {
         case .gga(let g):
-            let done = beginTimed(g.time)
-            if hasOpenEpoch && acc.timeOfDay == g.time { acc.merge(g, talker: talker) }
-            return done
+            inOpenEpoch = placeTimed(g.time, onFix)
+            if inOpenEpoch { acc.merge(g, talker: talker) }
+            modeRules.gga(g, talker: talker.second)
         case .rmc(let r):
-            let done = beginTimed(r.time)
-            if hasOpenEpoch && acc.timeOfDay == r.time { acc.merge(r) }
-            return done
+            inOpenEpoch = placeTimed(r.time, onFix)
+            if inOpenEpoch { acc.merge(r) }
+            modeRules.rmc(r)
         case .gll(let g):
-            let done = beginTimed(g.time)
-            if hasOpenEpoch && acc.timeOfDay == g.time { acc.merge(g) }
-            return done
+            inOpenEpoch = placeTimed(g.time, onFix)
+            if inOpenEpoch { acc.merge(g) }
+            modeRules.gll(g)
         case .gns(let g):
-            let done = beginTimed(g.time)
-            if hasOpenEpoch && acc.timeOfDay == g.time { acc.merge(g, talker: talker) }
-            return done
+            inOpenEpoch = placeTimed(g.time, onFix)
+            if inOpenEpoch { acc.merge(g, talker: talker) }
+            modeRules.gns(g)
         case .zda(let z):
-            guard let time = z.time else { return false }
-            let done = beginTimed(time)
-            if let d = z.date { acc.date = d }
-            return done
+            if let time = z.time {
+                inOpenEpoch = placeTimed(time, onFix)
+                if inOpenEpoch, let d = z.date { acc.date = d }
+            }
+            modeRules.zda(z)
         case .gst(let g):
-            if hasOpenEpoch, let time = g.time, acc.timeOfDay == time { acc.ellipse = g.ellipse }
-            else { counters.unmatchedErrorStatistics += 1 }
+            if state != .none, let time = g.time, acc.timeOfDay == time {
+                inOpenEpoch = placeUntimed()
+                if inOpenEpoch { acc.ellipse = g.ellipse }
+            } else {
+                counters.unmatchedErrorStatistics += 1
+            }
+            modeRules.otherSentence()
         case .gsa(let g):
-            if hasOpenEpoch { acc.merge(g, talker: talker, used: &usedSets[usedIndex]) }
-            else { counters.sentencesBeforeFirstEpoch += 1 }
+            inOpenEpoch = placeUntimed()
+            if inOpenEpoch { acc.merge(g, talker: talker, used: &usedSets[usedIndex]) }
+            modeRules.gsa(g, talker: talker.second)
+            systemID = g.systemID ?? 0
         case .vtg(let v):
-            if hasOpenEpoch { acc.merge(v) } else { counters.sentencesBeforeFirstEpoch += 1 }
+            inOpenEpoch = placeUntimed()
+            if inOpenEpoch { acc.merge(v) }
+            modeRules.otherSentence()
         case .hdt(let h):
-            if hasOpenEpoch { acc.mergeHeading(h.headingDegrees) } else { counters.sentencesBeforeFirstEpoch += 1 }
+            inOpenEpoch = placeUntimed()
+            if inOpenEpoch { acc.mergeHeading(h.headingDegrees) }
+            modeRules.otherSentence()
         case .ths(let t):
-            if !t.isValid { break }
-            if hasOpenEpoch { acc.mergeHeading(t.headingDegrees) } else { counters.sentencesBeforeFirstEpoch += 1 }
+            if t.isValid {
+                inOpenEpoch = placeUntimed()
+                if inOpenEpoch { acc.mergeHeading(t.headingDegrees) }
+            }
+            modeRules.otherSentence()
         case .gsv(let g):
             switch sky.add(g, talker: talker, used: usedSets[1 - usedIndex]) {
             case .ok: break
             case .sequenceError: counters.satelliteSequenceErrors += 1
             case .published: counters.skyViews += 1
             }
-        case .proprietary, .encapsulated, .other, .invalid:
-            break
+            modeRules.otherSentence()
+            return
+        case .proprietary, .other, .invalid:
+            modeRules.otherSentence()
+            return
+        case .encapsulated:
+            return
         }
-        return false
+        if learner.note(CycleEnder.signature(kind: sentence.kind, talker: talker, systemID: systemID)), inOpenEpoch,
+           configuration.closesAtCycleEnder {
+            counters.epochsClosedAtCycleEnder += 1
+            complete(onFix)
+            closedAtEnder = true
+        }
     }
 
-    /// Ends the stream: completes the open epoch. Returns true when that produced a `lastFix`.
-    public mutating func finish() -> Bool {
-        guard hasOpenEpoch else { return false }
-        completeOpenEpoch()
-        hasOpenEpoch = false
-        return true
+    /// Ends the stream: completes the open epoch.
+    public mutating func finish(_ onFix: (borrowing Fix) -> Void) {
+        guard state == .open else { return }
+        counters.epochsClosedByNextEpoch += 1
+        complete(onFix)
+    }
+
+    /// Tells the assembler that bytes arrived at `now` (monotonic nanoseconds): the quiet-line close
+    /// counts from the last such time. Callers without a clock (replay) never call it.
+    public mutating func noteLineActivity(nowNanoseconds now: Int64) {
+        lastActivityNanoseconds = now
+    }
+
+    /// When the open epoch closes for a quiet line (monotonic ns, see `closeIfQuiet`); nil when nothing
+    /// waits: no open epoch, no period learned yet, the quiet close off, or never told the time.
+    public var quietDeadlineNanoseconds: Int64? {
+        guard state == .open, let last = lastActivityNanoseconds, learner.periodNanoseconds > 0,
+              configuration.quietCloseFraction > 0 else { return nil }
+        let quiet = Int64(configuration.quietCloseFraction * Double(learner.periodNanoseconds))
+        return last + max(quiet, configuration.minimumQuietNanoseconds)
+    }
+
+    /// Completes the open epoch when the line has been quiet until `now` (`quietDeadlineNanoseconds`).
+    public mutating func closeIfQuiet(nowNanoseconds now: Int64, _ onFix: (borrowing Fix) -> Void) {
+        guard let deadline = quietDeadlineNanoseconds, now >= deadline else { return }
+        counters.epochsClosedByQuietLine += 1
+        complete(onFix)
     }
 
     // MARK: epoch boundaries
 
-    /// Prepares the open epoch for a sentence stamped `time`: a different time completes the open
-    /// epoch (returning true) and opens a new one. A missing time is counted and changes nothing.
-    private mutating func beginTimed(_ time: UTCTimeOfDay?) -> Bool {
+    /// Places a sentence stamped `time`: a different time completes the open epoch and opens the next
+    /// one. Returns true when the sentence belongs to the open epoch (false: no time, or its epoch was
+    /// already closed; both counted).
+    private mutating func placeTimed(_ time: UTCTimeOfDay?, _ onFix: (borrowing Fix) -> Void) -> Bool {
         guard let time else {
             counters.sentencesWithoutTime += 1
             return false
         }
-        if hasOpenEpoch && acc.timeOfDay == time { return false }
-        let completed = hasOpenEpoch
-        if completed { completeOpenEpoch() }
-        acc = EpochAccumulator(timeOfDay: time)
-        hasOpenEpoch = true
-        return completed
-    }
-
-    // MARK: completing an epoch
-
-    /// Turns the open epoch into `lastFix`.
-    private mutating func completeOpenEpoch() {
-        if usedSets[usedIndex].count > 0 {
-            usedIndex = 1 - usedIndex                      // the open epoch's set becomes the latest
-            usedSets[usedIndex].removeAll()
+        if state != .none && acc.timeOfDay == time { return placeUntimed() }
+        if state == .open {
+            counters.epochsClosedByNextEpoch += 1
+            complete(onFix)
         }
         if sky.publishIfComplete(used: usedSets[1 - usedIndex]) { counters.skyViews += 1 }
-
-        let previousUTC = lastFix.utcNanoseconds
-        let previousTime = lastFix.timeOfDayNanoseconds
-        let previousLatitude = lastFix.hasPosition ? lastFix.latitudeDegrees : nil
-        let previousLongitude = lastFix.longitudeDegrees
-
-        lastFix = Fix(timeOfDayNanoseconds: acc.timeOfDay.nanoseconds)
-        lastFix.isLeapSecond = acc.timeOfDay.isLeapSecond
-        if let day = resolveDay() { lastFix.utcNanoseconds = day * 86_400_000_000_000 + acc.timeOfDay.nanoseconds }
-        else { counters.epochsWithoutDate += 1 }
-
-        if acc.hasFix {
-            let satellites = acc.satellitesUsed
-            switch acc.gsaFixType {
-            case 3: lastFix.mode = .threeD
-            case 2: lastFix.mode = .twoD
-            default: lastFix.mode = acc.altitudeMSL != nil && (satellites ?? 4) >= 4 ? .threeD : .twoD
-            }
-            lastFix.quality = acc.quality ?? acc.modeQuality ?? .gps
-            lastFix.latitudeDegrees = acc.latitude
-            lastFix.longitudeDegrees = acc.longitude
-            lastFix.altitudeMSLMeters = acc.altitudeMSL
-            lastFix.geoidSeparationMeters = acc.geoidSeparation
-            lastFix.speedMetersPerSecond = acc.speed
-            lastFix.courseDegrees = acc.course
-            lastFix.magneticVariationDegrees = acc.magneticVariation
-            lastFix.differentialAgeSeconds = acc.differentialAge
-            lastFix.differentialStationID = acc.differentialStation
-        }
-        lastFix.trueHeadingDegrees = acc.heading
-        lastFix.hdop = acc.hdop ?? acc.ggaHDOP
-        lastFix.vdop = acc.vdop
-        lastFix.pdop = acc.pdop
-        lastFix.satellitesUsed = acc.satellitesUsed
-        lastFix.satellitesInView = counters.skyViews > 0 ? sky.publishedDistinctSatellites : nil
-        lastFix.errorEllipse = acc.ellipse
-        configuration.accuracy.apply(to: &lastFix)
-
-        if hasPrevious {
-            let dt = Self.interval(fromUTC: previousUTC, timeOfDay: previousTime,
-                                   toUTC: lastFix.utcNanoseconds, timeOfDay: lastFix.timeOfDayNanoseconds)
-            if dt < 0 { counters.timeWentBackwards += 1 }
-            if dt > Self.gapThresholdNanoseconds { counters.gaps += 1 }
-            if lastFix.hasPosition, lastFix.speedMetersPerSecond == nil,
-               let lat1 = previousLatitude, let lon1 = previousLongitude,
-               dt > 0, dt <= configuration.maximumDerivationIntervalNanoseconds {
-                deriveVelocity(fromLatitude: lat1, longitude: lon1, intervalNanoseconds: dt)
-            }
-        }
-        hasPrevious = true
-        counters.epochs += 1
-        if lastFix.mode != .noFix { counters.epochsWithFix += 1 }
+        acc = EpochAccumulator(timeOfDay: time)
+        state = .open
+        learner.beginCycle(timeOfDayNanoseconds: time.nanoseconds)
+        return true
     }
 
-    private mutating func deriveVelocity(fromLatitude lat1: Double, longitude lon1: Double, intervalNanoseconds: Int64) {
-        guard let lat2 = lastFix.latitudeDegrees, let lon2 = lastFix.longitudeDegrees else { return }
-        let (distance, bearing) = Geodesy.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
-        let speed = distance / (Double(intervalNanoseconds) / 1e9)
-        guard speed.isFinite, speed <= 10_000 else { return }
-        lastFix.speedMetersPerSecond = speed
-        if lastFix.courseDegrees == nil, speed >= configuration.minimumSpeedForCourse {
-            lastFix.courseDegrees = bearing
+    /// Places a sentence of the current epoch: true while it is open; counted when it already closed
+    /// or none began yet.
+    private mutating func placeUntimed() -> Bool {
+        switch state {
+        case .open: return true
+        case .closed:
+            counters.sentencesAfterClose += 1
+            if closedAtEnder {
+                learner.noteWrongEnder()
+                closedAtEnder = false
+            }
+        case .none: counters.sentencesBeforeFirstEpoch += 1
         }
-        lastFix.speedAndCourseDerived = true
-        counters.derivedVelocities += 1
+        return false
+    }
+
+    /// Completes the open epoch into `lastFix` and hands it out.
+    private mutating func complete(_ onFix: (borrowing Fix) -> Void) {
+        completeOpenEpoch()
+        state = .closed
+        closedAtEnder = false
+        onFix(lastFix)
     }
 
     /// Nanoseconds from `a` to `b`: by UTC when both are dated, else by time of day across midnight.
@@ -218,7 +258,7 @@ public struct EpochAssembler: Sendable {
     }
 
     /// The open epoch's day (days since 1970): its own date, else the last known date carried across midnight.
-    private mutating func resolveDay() -> Int64? {
+    mutating func resolveDay() -> Int64? {
         let time = acc.timeOfDay.nanoseconds
         if let date = acc.date {
             let (days, corrections) = configuration.dates.days(for: date)

@@ -86,6 +86,9 @@ public struct Fix: Sendable, Equatable {
     public var altitudeMSLMeters: Double?
     /// Geoid separation (height of the geoid above the WGS84 ellipsoid), metres.
     public var geoidSeparationMeters: Double?
+    /// True when the altitude (and geoid separation) were not in this epoch but held from a 3D epoch
+    /// shortly before (a receiver that sends GGA only every 2nd or 4th cycle), as gpsd keeps 3D then.
+    public var altitudeHeld: Bool = false
 
     /// Speed over ground, metres per second.
     public var speedMetersPerSecond: Double?

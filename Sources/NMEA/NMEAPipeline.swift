@@ -1,5 +1,10 @@
 /// Bytes in, fixes out: `SentenceFramer` → `NMEAParser` → `EpochAssembler`, with every counter.
 /// This is what replay, the serial loop, the tests and the benchmark run. Allocation-free per call.
+///
+/// Replay feeds bytes without a time: epochs close at their learned cycle ender, else when the next
+/// epoch begins. A device passes the monotonic time of each read, so that an epoch whose ender does
+/// not come also closes when the line goes quiet: it waits for `deadlineNanoseconds` and calls
+/// `closeIfQuiet` then.
 public struct NMEAPipeline: Sendable {
     public var framer: SentenceFramer
     public var assembler: EpochAssembler
@@ -11,20 +16,31 @@ public struct NMEAPipeline: Sendable {
         assembler = EpochAssembler(configuration: configuration)
     }
 
-    /// Feeds a chunk of bytes, calling `onFix` for every epoch it completes (in order).
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ onFix: (borrowing Fix) -> Void) {
+    /// Feeds a chunk of bytes (read at monotonic `nowNanoseconds`, when known), calling `onFix` for
+    /// every epoch it completes (in order).
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64? = nil,
+                              _ onFix: (borrowing Fix) -> Void) {
         var framer = self.framer
         framer.feed(bytes) { sentence, _ in
             let parsed = NMEAParser.parse(sentence)
             statistics.count(parsed)
-            if assembler.consume(parsed) { onFix(assembler.lastFix) }
+            assembler.consume(parsed, onFix)
         }
         self.framer = framer
+        if let now { assembler.noteLineActivity(nowNanoseconds: now) }
+    }
+
+    /// When the open epoch closes for a quiet line (monotonic ns); nil when nothing waits.
+    public var deadlineNanoseconds: Int64? { assembler.quietDeadlineNanoseconds }
+
+    /// Completes the open epoch when its quiet-line deadline has passed at `now`.
+    public mutating func closeIfQuiet(nowNanoseconds now: Int64, _ onFix: (borrowing Fix) -> Void) {
+        assembler.closeIfQuiet(nowNanoseconds: now, onFix)
     }
 
     /// Ends the stream: drops a partial sentence and completes the open epoch.
     public mutating func finish(_ onFix: (borrowing Fix) -> Void) {
         framer.finish()
-        if assembler.finish() { onFix(assembler.lastFix) }
+        assembler.finish(onFix)
     }
 }

@@ -25,6 +25,7 @@ public enum CommandLineTool {
             return ExitStatus.ok
         case "run": return RunCommand.run(rest)
         case "replay": return ReplayCommand.run(rest)
+        case "scenario": return ScenarioCommand.run(rest)
         case "ports": return PortsCommand.run(rest)
         case "imu": return IMUCommand.run(rest)
         case "gpio": return GPIOCommand.run(rest)
@@ -39,6 +40,7 @@ public enum CommandLineTool {
     static let commandUsages: [StaticString] = [
         RunCommand.usage,
         ReplayCommand.usage,
+        ScenarioCommand.usage,
         PortsCommand.usage,
         IMUCommand.usage,
         GPIOCommand.usage,

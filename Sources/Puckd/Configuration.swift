@@ -58,6 +58,9 @@ public struct GPSSettings: Sendable, Equatable {
     public var strict = false
     /// No fix for this long: the fix LED blinks fast and the GPS counts as silent, seconds.
     public var staleSeconds = 3.0
+    /// An epoch whose learned cycle ender does not come closes when the line has been quiet for this
+    /// fraction of the receiver's cycle after its last byte (0: only the next epoch closes it).
+    public var quietCloseFraction = 0.25
 }
 
 /// Which IMU to expect: probe, none, or a specific chip (checked against the probe's result).
@@ -112,6 +115,10 @@ public struct TrackingSettings: Sendable, Equatable {
     public var showsHeadingIndicator = true
     /// Slowest speed whose course counts, m/s.
     public var courseMinimumSpeedMetersPerSecond = 0.5
+    /// Heading modes fall back to the GPS course without a compass heading (tracking.md 4.7).
+    public var headingFallsBackToCourse = true
+    /// Fixes reporting 0 m accuracy are ignored (tracking.md Q21).
+    public var ignoresZeroAccuracyFixes = true
 
     /// The core's configuration: library defaults plus these settings.
     public func coreConfiguration() -> TrackingConfiguration {
@@ -122,6 +129,8 @@ public struct TrackingSettings: Sendable, Equatable {
         c.staleTimeoutSeconds = staleSeconds
         c.showsUserHeadingIndicator = showsHeadingIndicator
         c.courseMinimumSpeedMetersPerSecond = courseMinimumSpeedMetersPerSecond
+        c.headingFallsBackToCourse = headingFallsBackToCourse
+        c.ignoresZeroAccuracyFixes = ignoresZeroAccuracyFixes
         return c
     }
 
@@ -143,8 +152,7 @@ public struct GPIOSettings: Sendable, Equatable {
     /// 0 disables long presses.
     public var longPressMilliseconds = 1000
     public var actions = ButtonActionMap()
-    public var modeCycle: [ModeCycleEntry] = [.mode(.none), .mode(.follow), .mode(.followWithCourse),
-                                              .mode(.followWithHeading)]
+    public var modeCycle: [ModeCycleEntry] = TrackingMode.defaultButtonCycle.map { .mode($0) }
     public var ledFix: Int? = 22
     public var ledMode: Int? = 23
     public var ledFault: Int? = 24

@@ -43,6 +43,9 @@ public enum ConfigurationKeys {
         .boolean("gps", "strict", \.gps.strict, doc: "drop sentences that carry no checksum"),
         .decimal("gps", "stale_s", \.gps.staleSeconds, 0.5...3600, unit: "seconds",
                  doc: "no fix for this long: the fix LED blinks fast and the GPS counts as a fault", live: true),
+        .decimal("gps", "quiet_close_fraction", \.gps.quietCloseFraction, 0...0.9, unit: "of the receiver's cycle",
+                 doc: "an epoch whose learned last sentence does not come closes after the line is quiet this long "
+                     + "(0: when the next epoch begins)", live: true),
     ]
 
     static let imu: [ConfigurationKey] = [
@@ -107,6 +110,12 @@ public enum ConfigurationKeys {
                  doc: "draw the heading fan on the puck"),
         .decimal("tracking", "course_min_speed", \.tracking.courseMinimumSpeedMetersPerSecond, 0...100,
                  unit: "m/s", doc: "slowest speed whose GPS course is used as the bearing"),
+        .boolean("tracking", "heading_course_fallback", \.tracking.headingFallsBackToCourse,
+                 doc: "heading modes turn the map to the GPS course when there is no compass heading (off: as the "
+                     + "SDKs, the map keeps its bearing; docs/tracking.md 4.7)"),
+        .boolean("tracking", "ignore_zero_accuracy", \.tracking.ignoresZeroAccuracyFixes,
+                 doc: "ignore fixes that report 0 m accuracy, as MapLibre does (off: keep them with the accuracy "
+                     + "unknown, for receivers that write 0.0 when they have no estimate; docs/tracking.md Q21)"),
     ]
 
     static let actionCases: [(String, ButtonAction)] = ButtonAction.allCases.map { ($0.name.description, $0) }

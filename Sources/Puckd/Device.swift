@@ -156,7 +156,9 @@ public final class Device {
         nextTickNanoseconds = now + tickPeriodNanoseconds
         imuPeriodNanoseconds = 1_000_000_000 / Int64(c.imu.rateHertz)
         nextStatusNanoseconds = now
-        pipeline = NMEAPipeline(strict: c.gps.strict)
+        var epochs = EpochAssembler.Configuration()
+        epochs.quietCloseFraction = c.gps.quietCloseFraction
+        pipeline = NMEAPipeline(strict: c.gps.strict, configuration: epochs)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
         modeCycle = (try? ButtonModeCycle(c.gpio.modeCycle)) ?? (try! ButtonModeCycle([ModeCycleEntry.mode(.none)]))
         accuracySetting = c.tracking.accuracy

@@ -68,15 +68,24 @@ extension Device {
         }
     }
 
-    /// Runs bytes through the pipeline and handles the completed fixes.
+    /// Runs bytes through the pipeline and handles the completed fixes: an epoch closes the moment its
+    /// learned last sentence is in (or the next epoch begins).
     func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64) {
         var pending = PendingFixes()
-        pipeline.feed(bytes) { fix in pending.append(fix) }
+        pipeline.feed(bytes, nowNanoseconds: now) { fix in pending.append(fix) }
         var i = 0
         while i < pending.count {
             handleFix(pending[i], nowNanoseconds: now)
             i += 1
         }
+    }
+
+    /// Closes the open epoch when the line has been quiet past its deadline (its ender did not come).
+    func serviceEpochDeadline(nowNanoseconds now: Int64) {
+        guard let deadline = pipeline.deadlineNanoseconds, now >= deadline else { return }
+        var pending = PendingFixes()
+        pipeline.closeIfQuiet(nowNanoseconds: now) { fix in pending.append(fix) }
+        if pending.count > 0 { handleFix(pending[0], nowNanoseconds: now) }
     }
 
     /// One fix: the tracking core, the heading's declination and speed, PPS pairing, the fix LED.

@@ -13,7 +13,7 @@ extension Device {
         if heading.update(reading.sample) { counters.headingsPublished &+= 1 }
         // Every fused sample goes to the core once a heading exists, not only the published ones
         // (`headingFilter`, 1°): the core applies the 1° filter itself to the camera and its events
-        // (spec 4.2), while each sample keeps the IMU source fresh (the bearing fallback drops an IMU
+        // (tracking.md 4.2), while each sample keeps the IMU source fresh (the bearing fallback drops an IMU
         // heading 10 s old, which a board standing still would otherwise reach) and carries a
         // declination learnt after the last published change.
         if heading.published != nil {

@@ -141,6 +141,7 @@ extension Device {
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = serviceGPS(&gps, nowNanoseconds: now)
         }
+        serviceEpochDeadline(nowNanoseconds: now)
         if let next = imu?.nextPollNanoseconds, now >= next - coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { servicePPSLine() }
@@ -170,12 +171,14 @@ extension Device {
     }
 
     /// Arms the wake timer for the next IMU poll, or for the next tick when that comes more than the
-    /// coalescing window before it (a tick up to that window before or after an IMU poll runs with it).
+    /// coalescing window before it (a tick up to that window before or after an IMU poll runs with it),
+    /// or for the open epoch's quiet-line deadline when that comes first.
     /// Re-arming also clears a fired timer's expiration count.
     func armWakeTimer(fired: Bool) {
         guard wakeTimer >= 0 else { return }
         let imuNext = imu?.nextPollNanoseconds ?? .max
-        let target = imuNext <= nextTickNanoseconds + coalesceNanoseconds ? imuNext : nextTickNanoseconds
+        var target = imuNext <= nextTickNanoseconds + coalesceNanoseconds ? imuNext : nextTickNanoseconds
+        if let epochDeadline = pipeline.deadlineNanoseconds, epochDeadline < target { target = epochDeadline }
         if target != armedWakeNanoseconds || fired {
             armedWakeNanoseconds = target
             _ = clinux_timerfd_arm(wakeTimer, max(1, target), 0)

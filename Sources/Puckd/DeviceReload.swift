@@ -37,6 +37,7 @@ extension Device {
         let old = configuration
         configuration = new
         if new.heading != old.heading { heading.configuration = new.heading }
+        pipeline.assembler.configuration.quietCloseFraction = new.gps.quietCloseFraction
         if new.gpio.modeCycle != old.gpio.modeCycle, let cycle = try? ButtonModeCycle(new.gpio.modeCycle) {
             modeCycle = cycle
         }

@@ -10,7 +10,7 @@ import NMEA
 /// After start-up nothing is allocated per byte, sentence or fix.
 public enum ReplayCommand {
     public static let usage: StaticString = """
-          puckd replay [FILE|-] [--json] [--realtime] [--strict] [--track TARGET]
+          puckd replay [FILE|-] [--json] [--realtime] [--strict] [--track TARGET [--script FILE]]
               Replay an NMEA 0183 log: one line per fix, then a summary of every counter.
               FILE    the log to read; '-' reads standard input; no FILE replays the drive built into
                       puckd (gpsd's nmea-rtk log: 10 Hz, course turning
@@ -23,6 +23,9 @@ public enum ReplayCommand {
                           camera at 60 Hz of log time (plus every tracking event) instead of fixes;
                           TARGET: none, follow, followWithCourse, followWithHeading, off, recenter,
                           navigation, compassNavigation (tracking modes) or followPuck, overview
+              --script FILE  with --track: timed inputs (the scenario format of 'puckd scenario':
+                          button presses as console commands, gestures, compass samples) at seconds
+                          from the log's first epoch; bad lines: FILE:LINE: … and exit status 65
         """
 
     /// Input and output chunk sizes, bytes.
@@ -37,14 +40,21 @@ public enum ReplayCommand {
             StandardStreams.err("puckd replay: \(message); run 'puckd --help' for the usage\n")
             return ExitStatus.usage
         }
+        var script: ReplayScript?
+        if let path = options.script {
+            switch loadScript(path) {
+            case .success(let loaded): script = loaded
+            case .failure(let error): return error.status
+            }
+        }
         signal(SIGPIPE, SIG_IGN)
 
         switch options.source {
         case .bundled:
             let bytes = UnsafeRawBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count())
-            return replay(bytes, options: options)
+            return replay(bytes, options: options, script: script)
         case .standardInput:
-            var session = ReplaySession(options: options)
+            var session = ReplaySession(options: options, script: script)
             let status = readAll(fd: 0, name: "standard input", into: &session)
             return status == ExitStatus.ok ? session.finish() : status
         case .file(let path):
@@ -56,7 +66,7 @@ public enum ReplayCommand {
                 StandardStreams.err("puckd replay: \(path) is a directory; give the path of an NMEA log file\n")
                 return ExitStatus.noInput
             }
-            var session = ReplaySession(options: options)
+            var session = ReplaySession(options: options, script: script)
             let status = readAll(fd: fd, name: path, into: &session)
             return status == ExitStatus.ok ? session.finish() : status
         }
@@ -65,8 +75,8 @@ public enum ReplayCommand {
     /// Replays bytes already in memory (the built-in drive; tests), in 64 KiB chunks as if read from a
     /// file, writing fix lines to `outputFD` and the summary to `summaryFD` (see `ReplaySession`).
     static func replay(_ bytes: UnsafeRawBufferPointer, options: ReplayOptions, outputFD: Int32 = 1,
-                       summaryFD: Int32? = nil) -> Int32 {
-        var session = ReplaySession(options: options, outputFD: outputFD, summaryFD: summaryFD)
+                       summaryFD: Int32? = nil, script: ReplayScript? = nil) -> Int32 {
+        var session = ReplaySession(options: options, outputFD: outputFD, summaryFD: summaryFD, script: script)
         var offset = 0
         while offset < bytes.count && !session.outputClosed {
             let n = min(chunkBytes, bytes.count - offset)
@@ -122,6 +132,8 @@ struct ReplayOptions: Equatable {
     var realtime = false
     var strict = false
     var track: ReplayTrackTarget?
+    /// `--script FILE` (needs `--track`).
+    var script: String?
 
     static func parse(_ arguments: ArraySlice<String>) -> Parsed {
         var options = ReplayOptions()
@@ -135,6 +147,9 @@ struct ReplayOptions: Equatable {
                     return .failure("unknown --track target '\(name)'; allowed: \(ReplayTrackTarget.allowedNames)")
                 }
                 options.track = target
+            case "--script":
+                guard let path = rest.popFirst() else { return .failure("--script needs the FILE of timed inputs") }
+                options.script = path
             case "--json": options.json = true
             case "--realtime": options.realtime = true
             case "--strict": options.strict = true
@@ -148,6 +163,12 @@ struct ReplayOptions: Equatable {
                 options.source = .file(argument)
                 sawSource = true
             }
+        }
+        if options.script != nil && options.track == nil {
+            return .failure("--script needs --track TARGET (the script drives the tracking core)")
+        }
+        if options.script == "-" && options.source == .standardInput {
+            return .failure("the log and the script cannot both come from standard input ('-')")
         }
         return .success(options)
     }

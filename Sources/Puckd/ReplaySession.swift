@@ -22,13 +22,13 @@ struct ReplaySession: ~Copyable {
 
     /// A session writing fix lines to `outputFD` and the summary to `summaryFD` (default: standard
     /// error with `--json`, so the JSON stream stays clean, else standard output).
-    init(options: ReplayOptions, outputFD: Int32 = 1, summaryFD: Int32? = nil) {
+    init(options: ReplayOptions, outputFD: Int32 = 1, summaryFD: Int32? = nil, script: ReplayScript? = nil) {
         self.options = options
         self.outputFD = outputFD
         self.summaryFD = summaryFD ?? (options.json ? 2 : 1)
         pipeline = NMEAPipeline(strict: options.strict)
         if let target = options.track {
-            tracking = ReplayTracking(target: target, json: options.json, realtime: options.realtime)
+            tracking = ReplayTracking(target: target, json: options.json, realtime: options.realtime, script: script)
         }
     }
 

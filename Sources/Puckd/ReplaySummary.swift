@@ -76,6 +76,10 @@ enum ReplaySummary {
         field(", unmatched GST ", a.unmatchedErrorStatistics, to: &out)
         field(", GSV sequence errors ", a.satelliteSequenceErrors, to: &out)
         field(", sky views ", a.skyViews, to: &out)
+        field("\nepochs closed: at the learned cycle ender ", a.epochsClosedAtCycleEnder, to: &out)
+        field(", by the next epoch ", a.epochsClosedByNextEpoch, to: &out)
+        field(", by a quiet line ", a.epochsClosedByQuietLine, to: &out)
+        field("; sentences after their epoch closed ", a.sentencesAfterClose, to: &out)
         out.append(UInt8(ascii: "\n"))
     }
 

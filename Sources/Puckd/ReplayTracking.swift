@@ -42,16 +42,21 @@ struct ReplayTracking: ~Copyable {
     private var coreOriginNanoseconds: Int64 = 0
 
     private let target: ReplayTrackTarget
+    /// `--script`: timed inputs applied between the ticks (ReplayScript).
+    private var script: ReplayScript?
+    /// True once `finish()` scheduled the end.
+    private var finishing = false
 
-    /// A core with default configuration showing the user location; `target` is applied at the first
-    /// fix, after the camera has been placed there.
-    init(target: ReplayTrackTarget, json: Bool, realtime: Bool) {
+    /// A core with default configuration (or the script's, validated by the caller) showing the user
+    /// location; `target` is applied at the first fix, after the camera has been placed there.
+    init(target: ReplayTrackTarget, json: Bool, realtime: Bool, script: ReplayScript? = nil) {
         var core: TrackingCore
         do {
-            core = try TrackingCore(configuration: TrackingConfiguration())
+            core = try TrackingCore(configuration: script?.configuration ?? TrackingConfiguration())
         } catch {
-            preconditionFailure("the default tracking configuration is valid (\(error))")
+            preconditionFailure("the tracking configuration was validated (\(error))")
         }
+        self.script = script
         core.setShowsUserLocation(true, atNanoseconds: 0)
         driver = ReplayDriver(core: core)
         self.target = target
@@ -87,9 +92,12 @@ struct ReplayTracking: ~Copyable {
         }
     }
 
-    /// Ends the replay: 4 s of log time let the last animations finish; then call `drain`.
+    /// Ends the replay: 4 s of log time after the last fix or script input let the last animations
+    /// finish; then call `drain`.
     mutating func finish() {
-        driver.finish(drainSeconds: 4)
+        let scriptSeconds = Double((script?.lastTimeNanoseconds ?? 0) - driver.inputNanoseconds) / 1e9
+        driver.finish(drainSeconds: max(0, scriptSeconds) + 4)
+        finishing = true
     }
 
     /// Runs the due ticks, appending one line per tick and per event to `out`. Returns true when it
@@ -103,6 +111,9 @@ struct ReplayTracking: ~Copyable {
                 if !out.isEmpty { return true }
                 sleep(until: due)
             }
+            if script?.applyNext(to: &driver.core, nextTickNanoseconds: driver.nextTickNanoseconds,
+                                 pendingNanoseconds: driver.inputNanoseconds, pendingIsEnd: finishing,
+                                 json: json, to: &out) == true { continue }
             guard let tickTime = driver.nextTick() else { break }
             if realtime && !started {
                 started = true

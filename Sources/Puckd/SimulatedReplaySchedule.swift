@@ -3,8 +3,9 @@ import NMEA
 /// An NMEA log cut into receiver epochs with the times at which a simulated receiver sends them, plus
 /// one motion keyframe per epoch for the simulated IMU. Built once at start-up (allocates); pure.
 ///
-/// Epochs are found the way puckd itself assembles them (`NMEAPipeline`, line by line): an epoch ends
-/// where the next one's first timed sentence begins. Epoch k is sent `offsetNanoseconds[k]` after the
+/// Epochs are found the way puckd itself assembles them (`NMEAPipeline`, line by line), with the
+/// cycle-ender close off: an epoch ends where the next one's first timed sentence begins (so the
+/// simulated receiver sends every sentence of a cycle in it). Epoch k is sent `offsetNanoseconds[k]` after the
 /// start; the step between epochs is the fixes' own time difference, clamped to `maximumGapNanoseconds`
 /// (a long pause in the recording is compressed) and replaced by the typical step when the recording
 /// gives none. A looping replay starts the next lap `lapNanoseconds` after the previous one.
@@ -49,7 +50,9 @@ public struct SimulatedReplaySchedule: Sendable {
     /// Cuts `log` into epochs.
     public init(log: UnsafeRawBufferPointer, maximumGapNanoseconds: Int64) {
         self.maximumGapNanoseconds = maximumGapNanoseconds
-        var pipeline = NMEAPipeline()
+        var configuration = EpochAssembler.Configuration()
+        configuration.closesAtCycleEnder = false
+        var pipeline = NMEAPipeline(configuration: configuration)
         var starts: [Int] = []
         var fixes: [Fix] = []
         var lineStart = 0

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Angle helpers: degrees clockwise from north, wrapped to 0..<360, shortest arcs (spec 12.7, 10.12).
+/// Angle helpers: degrees clockwise from north, wrapped to 0..<360, shortest arcs (tracking.md 12.7, 10.12).
 public enum Angles {
     /// `degrees` wrapped to 0..<360.
     @inline(__always)

@@ -22,17 +22,21 @@ enum AnimationPurpose: UInt8, Sendable {
     case contentInset
 }
 
-/// A camera property that animates on its own (mbgl `Transform` per-property animations, spec 3.4;
-/// Mapbox per-property transition animators, spec 10.9).
+/// A camera property that animates on its own (mbgl `Transform` per-property animations, tracking.md 3.4;
+/// Mapbox per-property transition animators, tracking.md 10.9).
 enum CameraChannelKind: Int, Sendable {
     case center = 0, zoom, bearing, pitch, padding
 }
 
 /// Per-property camera animations grouped by request, in fixed storage.
 ///
-/// Like mbgl, starting an animation on a property that is already animating replaces that property's
-/// animation and **finishes the old request at once** (its completion fires, interrupted); the old
-/// request's other properties keep animating. A request finishes normally when its end time passes.
+/// Starting an animation on a property that is already animating replaces that property's animation
+/// and **finishes the old request at once** (its completion fires, interrupted). The MapLibre side of
+/// the core cancels every request before it starts one (mbgl runs one transition, tracking.md 3.8);
+/// Mapbox's default viewport transition runs its properties as separate animators with their own
+/// delays (tracking.md 10.9). A request finishes normally when its end time passes. A request may
+/// carry an anchor: a screen point whose ground point stays under it while zoom, bearing or pitch
+/// animate (mbgl `AnimationOptions` anchor; ignored when the request moves the centre).
 struct CameraAnimator: Sendable {
     struct Channel: Sendable {
         var active = false
@@ -55,6 +59,12 @@ struct CameraAnimator: Sendable {
         var token: UInt32 = 0
         var startNanoseconds: Int64 = 0
         var endNanoseconds: Int64 = 0
+        /// True for jumps and eases, whose frames keep the pitch inside the padding limit (tracking.md
+        /// 5.7); false for flights.
+        var clampsPitch = false
+        var hasAnchor = false
+        var anchor = ScreenPoint(xPoints: 0, yPoints: 0)
+        var anchorGround = MercatorPoint(x: 0, y: 0)
     }
 
     /// A finished request, for the core to act on.
@@ -92,9 +102,17 @@ struct CameraAnimator: Sendable {
         channels[kind.rawValue].active ? channels[kind.rawValue] : nil
     }
 
+    /// True while a request runs whose frames keep the pitch inside the padding limit.
+    var runsPitchClampingRequest: Bool {
+        var i = 0
+        while i < Self.groupCapacity { if groups[i].id != 0 && groups[i].clampsPitch { return true }; i += 1 }
+        return false
+    }
+
     /// Starts a request; returns its id. `durationNanoseconds` is its nominal length (a request whose
     /// properties all stay put still completes after it, as mbgl's does).
-    mutating func begin(_ purpose: AnimationPurpose, token: UInt32, at now: Int64, durationNanoseconds: Int64) -> UInt32 {
+    mutating func begin(_ purpose: AnimationPurpose, token: UInt32, at now: Int64, durationNanoseconds: Int64,
+                        clampsPitch: Bool = false) -> UInt32 {
         var slot = -1
         var i = 0
         while i < Self.groupCapacity { if groups[i].id == 0 { slot = i; break }; i += 1 }
@@ -109,8 +127,16 @@ struct CameraAnimator: Sendable {
         let id = nextID
         nextID = nextID == UInt32.max ? 1 : nextID + 1
         groups[slot] = Group(id: id, purpose: purpose, token: token, startNanoseconds: now,
-                             endNanoseconds: now + max(0, durationNanoseconds))
+                             endNanoseconds: now + max(0, durationNanoseconds), clampsPitch: clampsPitch)
         return id
+    }
+
+    /// Keeps `ground` under the screen point `anchor` while request `id` runs.
+    mutating func setAnchor(of id: UInt32, anchor: ScreenPoint, ground: MercatorPoint) {
+        guard let slot = slotOf(id) else { return }
+        groups[slot].hasAnchor = true
+        groups[slot].anchor = anchor
+        groups[slot].anchorGround = ground
     }
 
     /// Animates one property for request `id` from `from…` to `to…` starting after `delayNanoseconds`.
@@ -199,11 +225,20 @@ struct CameraAnimator: Sendable {
         return best == 0 ? nil : best
     }
 
-    /// Writes every animating property's value at `now` into `values`; finished requests are queued.
-    mutating func evaluate(at now: Int64, into values: inout CameraValues) {
+    /// Writes every animating property's value at `now` into `values` (moving the centre of an
+    /// anchored request so its ground point stays under the anchor); finished requests are queued.
+    mutating func evaluate(at now: Int64, into values: inout CameraValues, size: ScreenSize) {
         var i = 0
         while i < 5 {
             if channels[i].active { evaluateChannel(i, at: now, into: &values) }
+            i += 1
+        }
+        i = 0
+        while i < Self.groupCapacity {
+            if groups[i].id != 0 && groups[i].hasAnchor,
+               let c = CameraGeometry.center(keeping: groups[i].anchorGround, at: groups[i].anchor, camera: values, size: size) {
+                values.center = c
+            }
             i += 1
         }
         i = 0

@@ -2,9 +2,9 @@ import Glibc
 
 /// Screen ↔ ground maths of the mbgl camera: perspective camera 1.5 × view height from the centre
 /// (vertical field of view 2·atan(1/3)), tilted by the pitch, principal point at the padded centre
-/// (mbgl `TransformState` with its centre-offset frustum shift, spec 5.3, 12.6).
+/// (mbgl `TransformState` with its centre-offset frustum shift, tracking.md 5.3, 12.6).
 enum CameraGeometry {
-    /// Screen point of the camera centre: view centre + ½(left − right), ½(top − bottom) (spec 5.3).
+    /// Screen point of the camera centre: view centre + ½(left − right), ½(top − bottom) (tracking.md 5.3).
     static func anchor(padding: EdgeInsets, size: ScreenSize) -> ScreenPoint {
         ScreenPoint(xPoints: size.widthPoints / 2 + (padding.leftPoints - padding.rightPoints) / 2,
                     yPoints: size.heightPoints / 2 + (padding.topPoints - padding.bottomPoints) / 2)
@@ -16,13 +16,19 @@ enum CameraGeometry {
         0.5 * size.heightPoints / tan(WebMercator.verticalFieldOfViewRadians / 2)
     }
 
-    /// Largest pitch that keeps the horizon inside the view for this padding (mbgl
-    /// `getMaxPitchForEdgeInsets`, spec 5.7), degrees.
-    static func maximumPitchDegrees(padding: EdgeInsets, size: ScreenSize) -> Double {
+    /// Largest pitch for this padding (maplibre-native `Transform::getMaxPitchForEdgeInsets` since
+    /// maplibre-native #3011, tracking.md 5.7), degrees: with the centre offset cy = ½(top − bottom),
+    /// maxPitch + fov/2 − atan((0.5 + cy/H)·2·tan(fov/2)), at least `minimumPitch`; `maximumPitch`
+    /// itself when cy = 0. (A negative cy, centre above the middle, allows more than `maximumPitch`; the
+    /// camera's own maximum still applies to every target.)
+    static func maximumPitchDegrees(padding: EdgeInsets, size: ScreenSize, maximumPitch: Double,
+                                    minimumPitch: Double) -> Double {
         let centerOffsetY = 0.5 * (padding.topPoints - padding.bottomPoints)
-        let height = size.heightPoints
-        let tangent = 1.03 * (height / 2 + centerOffsetY) / (1.5 * height)
-        return (Double.pi / 2 - atan(tangent)) * WebMercator.radiansToDegrees
+        if centerOffsetY == 0 { return maximumPitch }
+        let fov = WebMercator.verticalFieldOfViewRadians
+        let tangent = (0.5 + centerOffsetY / size.heightPoints) * 2 * tan(fov / 2)
+        let limit = maximumPitch * WebMercator.degreesToRadians + fov / 2 - atan(tangent)
+        return max(minimumPitch, limit * WebMercator.radiansToDegrees)
     }
 
     /// Where a world-unit point appears on screen, or nil when it is behind the camera.
@@ -63,7 +69,7 @@ enum CameraGeometry {
     }
 
     /// The centre that keeps world point `point` under screen point `screen` at the camera's zoom,
-    /// bearing, pitch and padding (used for gestures anchored at a point, spec 5.6).
+    /// bearing, pitch and padding (used for gestures anchored at a point, tracking.md 5.6).
     static func center(keeping point: MercatorPoint, at screen: ScreenPoint, camera: CameraValues,
                        size: ScreenSize) -> MercatorPoint? {
         var probe = camera
@@ -110,6 +116,35 @@ enum CameraGeometry {
         let rcx = (minX + maxX) / 2 - (regionX - a.xPoints) / worldSize
         let rcy = (minY + maxY) / 2 - (regionY - a.yPoints) / worldSize
         let center = MercatorPoint(x: rcx * c - rcy * s, y: rcx * s + rcy * c)
+        return (center, zoom)
+    }
+
+    /// The camera centre and zoom that fit two world points into the view inset by `padding`, seen with
+    /// `camera` (its pitch, bearing and padding): mbgl `cameraForLatLngs`. Both points are projected with
+    /// the camera; the zoom grows by log2 of the smaller of (W − left − right)/width and
+    /// (H − top − bottom)/height of their screen box (clamped to `minZoom...maxZoom`) and the centre is
+    /// the ground point under the box's middle. When a point is behind the camera (pitched far ahead)
+    /// the pitch-0 fit of `fit(corners:…)` is used instead.
+    static func fitAtCamera(_ a: MercatorPoint, _ b: MercatorPoint, padding: EdgeInsets, camera: CameraValues,
+                            size: ScreenSize, minZoom: Double, maxZoom: Double) -> (center: MercatorPoint, zoom: Double) {
+        guard let pa = screenPoint(of: a, camera: camera, size: size), let pb = screenPoint(of: b, camera: camera, size: size) else {
+            let corners: InlineArray<4, MercatorPoint> = [a, b, a, b]
+            return fit(corners: corners, bearingDegrees: camera.bearingDegrees, padding: padding, cameraPadding: padding,
+                       size: size, minZoom: minZoom, maxZoom: maxZoom)
+        }
+        let width = abs(pa.xPoints - pb.xPoints), height = abs(pa.yPoints - pb.yPoints)
+        var zoom = camera.zoom
+        if width > 0 || height > 0 {
+            let scaleX = width > 0 ? (size.widthPoints - padding.leftPoints - padding.rightPoints) / width : Double.infinity
+            let scaleY = height > 0 ? (size.heightPoints - padding.topPoints - padding.bottomPoints) / height : Double.infinity
+            let scale = min(scaleX, scaleY)
+            if scale > 0 { zoom = camera.zoom + log2(scale) }
+        } else {
+            zoom = maxZoom
+        }
+        zoom = min(max(zoom, minZoom), maxZoom)
+        let middle = ScreenPoint(xPoints: (pa.xPoints + pb.xPoints) / 2, yPoints: (pa.yPoints + pb.yPoints) / 2)
+        let center = worldPoint(at: middle, camera: camera, size: size) ?? MercatorPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
         return (center, zoom)
     }
 }

@@ -1,4 +1,4 @@
-/// Per-property delays and durations of Mapbox's `DefaultViewportTransition` (spec 10.9), seconds.
+/// Per-property delays and durations of Mapbox's `DefaultViewportTransition` (tracking.md 10.9), seconds.
 ///
 /// Zooming in (target zoom > current): centre d/500 s (d = screen distance in points, ≤ 3 s) at 0;
 /// zoom |Δz|/2.2 s (≤ 3 s) at centre/2; bearing 1.8 s at max(zoomEnd − 1.8, 0); pitch and padding

@@ -1,14 +1,14 @@
 import Glibc
 
-/// The van Wijk & Nuij "optimal path" of mbgl's `Transform::flyTo` (spec 3.3, 3.4): zooms out and
+/// The van Wijk & Nuij "optimal path" of mbgl's `Transform::flyTo` (tracking.md 3.3, 3.4): zooms out and
 /// back in while panning so the motion feels constant. All spans are in points at the start zoom.
 ///
-/// With `linearZoom` (mbgl's easeTo-with-duration, spec 3.4) zoom moves linearly in time and ρ is
+/// With `linearZoom` (mbgl's easeTo-with-duration, tracking.md 3.4) zoom moves linearly in time and ρ is
 /// chosen as √(2·w_max / u₁) so there is no exaggerated zoom-out.
 struct FlyToPath: Sendable, Equatable {
-    /// ρ: the zoom/pan trade-off of the user study (spec 3.3): **1.42**.
+    /// ρ: the zoom/pan trade-off of the user study (tracking.md 3.3): **1.42**.
     static let defaultCurve = 1.42
-    /// V: average speed in ρ-screenfuls per second (spec 3.3): **1.2**.
+    /// V: average speed in ρ-screenfuls per second (tracking.md 3.3): **1.2**.
     static let defaultVelocity = 1.2
 
     let startZoom: Double

@@ -47,7 +47,7 @@ public struct ScreenSize: Sendable, Equatable {
 }
 
 /// Insets from the four view edges in points (UIEdgeInsets order: top, left, bottom, right).
-/// Camera padding uses the same type; padding values may be negative (spec 5.3).
+/// Camera padding uses the same type; padding values may be negative (tracking.md 5.3).
 public struct EdgeInsets: Sendable, Equatable {
     /// Inset from the top edge, points.
     public var topPoints: Double

@@ -7,7 +7,7 @@ public enum GesturePhase: UInt8, Sendable, Equatable {
 
 /// A user gesture on the map. Deltas are incremental (since the previous event of the gesture).
 ///
-/// Effects (spec §6, 10.11, 11.2), by who owns the camera:
+/// Effects (tracking.md 6, 10.11, 11.2), by who owns the camera:
 /// - MapLibre modes: pan → `none`; rotate → heading/course drop to `follow`; pinch, tilt, double tap,
 ///   two-finger tap keep the mode and are anchored at the puck; a touch while the first fly is in
 ///   state Began → `none`.

@@ -6,7 +6,7 @@ public enum HeadingSampleSource: UInt8, Sendable, Equatable {
     case gnss
 }
 
-/// One heading measurement, as CoreLocation's `CLHeading` (spec 1.1): angles in degrees clockwise
+/// One heading measurement, as CoreLocation's `CLHeading` (tracking.md 1.1): angles in degrees clockwise
 /// from north, **negative means invalid** for each field.
 public struct HeadingSample: Sendable, Equatable {
     /// Monotonic time the sample was taken, nanoseconds.
@@ -16,7 +16,7 @@ public struct HeadingSample: Sendable, Equatable {
     /// Heading relative to magnetic north, degrees 0..<360; negative = unknown.
     public var magneticHeadingDegrees: Double
     /// Maximum error of the heading, degrees; **negative = the sample is invalid** and is ignored
-    /// (spec 4.3).
+    /// (tracking.md 4.3).
     public var headingAccuracyDegrees: Double
     /// What produced the sample.
     public var source: HeadingSampleSource
@@ -35,7 +35,7 @@ public struct HeadingSample: Sendable, Equatable {
         headingAccuracyDegrees >= 0 && headingAccuracyDegrees.isFinite && direction != nil
     }
 
-    /// Heading direction as MapLibre and Mapbox v10 compute it (spec 1.2): the true heading when it
+    /// Heading direction as MapLibre and Mapbox v10 compute it (tracking.md 1.2): the true heading when it
     /// is ≥ 0, else the magnetic heading when it is ≥ 0, else nil.
     public var direction: Double? {
         if trueHeadingDegrees >= 0 && trueHeadingDegrees.isFinite { return Angles.wrap360(trueHeadingDegrees) }

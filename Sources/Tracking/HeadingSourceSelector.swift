@@ -13,12 +13,12 @@ public struct BearingSelection: Sendable, Equatable {
 /// The bearing fallback of the tracking core (issue 4):
 ///
 /// 1. **IMU heading** when valid: the newest IMU sample has headingAccuracy ≥ 0, a direction (true
-///    heading if ≥ 0, else magnetic — spec 1.2) and is at most `imuTimeoutNanoseconds` old;
+///    heading if ≥ 0, else magnetic — tracking.md 1.2) and is at most `imuTimeoutNanoseconds` old;
 /// 2. else **GPS true heading** (NMEA HDT/THS → `Fix.trueHeadingDegrees`, or a `.gnss` heading
 ///    sample) from a fix at most `gpsMaxAgeNanoseconds` old;
 /// 3. else **GPS course** when the fix's speed ≥ `courseMinimumSpeedMetersPerSecond` (and the fix
 ///    is at most `gpsMaxAgeNanoseconds` old); a threshold of 0 accepts any reported course
-///    (MapLibre: validity is only "course ≥ 0", spec 2.3);
+///    (MapLibre: validity is only "course ≥ 0", tracking.md 2.3);
 /// 4. else **none**.
 ///
 /// Pure and allocation-free; times are monotonic nanoseconds.

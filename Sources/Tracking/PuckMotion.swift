@@ -1,5 +1,5 @@
 /// Linear smoothing of the puck position and accuracy between fixes, restarted from the current
-/// value on each new fix (spec 8.9, 10.5, 13.1). Positions are interpolated in world units along the
+/// value on each new fix (tracking.md 8.9, 10.5, 13.1). Positions are interpolated in world units along the
 /// shortest way round the world.
 struct PuckMotion: Sendable {
     private(set) var hasValue = false
@@ -58,7 +58,7 @@ struct PuckMotion: Sendable {
     }
 }
 
-/// Shortest-arc linear smoothing of an angle (puck heading/course), spec 10.5 / 12.7: 350° → 10°
+/// Shortest-arc linear smoothing of an angle (puck heading/course), tracking.md 10.5 / 12.7: 350° → 10°
 /// passes through 0°, never through 180°.
 struct BearingMotion: Sendable {
     private(set) var hasValue = false

@@ -1,4 +1,4 @@
-/// The puck variant drawn (spec 8.1).
+/// The puck variant drawn (tracking.md 8.1).
 public enum PuckStyle: UInt8, Sendable, Equatable {
     /// Blue dot with a white border (22 pt), accuracy ring and halo.
     case dot
@@ -8,7 +8,7 @@ public enum PuckStyle: UInt8, Sendable, Equatable {
     case approximate
 }
 
-/// The heading graphic on the dot (spec 8.5).
+/// The heading graphic on the dot (tracking.md 8.5).
 public enum HeadingIndicator: UInt8, Sendable, Equatable {
     case none
     /// A fan ("beam") whose width shows the heading accuracy (heading mode).
@@ -39,7 +39,7 @@ public struct PuckState: Sendable, Equatable {
     public var coordinate: GeoCoordinate
     /// Where the puck is drawn: the anchor while pinned, else the projected coordinate rounded to whole points.
     public var screenPoint: ScreenPoint
-    /// True while MapLibre tracking pins the puck to the anchor point (spec 5.4).
+    /// True while MapLibre tracking pins the puck to the anchor point (tracking.md 5.4).
     public var isPinnedToAnchor: Bool
     /// Smoothed horizontal accuracy, metres (≥ the grid size under reduced accuracy).
     public var horizontalAccuracyMeters: Double
@@ -48,7 +48,7 @@ public struct PuckState: Sendable, Equatable {
     /// Source of the bearing currently shown.
     public var bearingSource: BearingSource
     /// Rotation of the arrow / fan on screen = bearing − camera bearing, 0..<360; redrawn only when it
-    /// moves by more than 0.01 rad (spec 8.5). Nil when no bearing.
+    /// moves by more than 0.01 rad (tracking.md 8.5). Nil when no bearing.
     public var bearingOnScreenDegrees: Double?
     /// Variant drawn.
     public var style: PuckStyle

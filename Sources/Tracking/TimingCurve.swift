@@ -2,13 +2,13 @@
 ///
 /// The cubic Bézier curves are solved as WebKit's/mbgl's `UnitBezier` (Newton steps, then bisection).
 public enum TimingCurve: UInt8, Sendable, Equatable {
-    /// Progress = elapsed fraction (`kCAMediaTimingFunctionLinear`; MapLibre follow eases, spec 3.4, 4.4).
+    /// Progress = elapsed fraction (`kCAMediaTimingFunctionLinear`; MapLibre follow eases, tracking.md 3.4, 4.4).
     case linear
-    /// Core Animation's default curve (0.25, 0.1, 0.25, 1) (`kCAMediaTimingFunctionDefault`; halo, spec 8.4).
+    /// Core Animation's default curve (0.25, 0.1, 0.25, 1) (`kCAMediaTimingFunctionDefault`; halo, tracking.md 8.4).
     case ease
-    /// UIKit ease-in-ease-out (0.42, 0, 0.58, 1) (Mapbox default viewport transition, spec 10.9).
+    /// UIKit ease-in-ease-out (0.42, 0, 0.58, 1) (Mapbox default viewport transition, tracking.md 10.9).
     case easeInOut
-    /// mbgl's default transition ease (0, 0, 0.25, 1) (spec 3.7; also the Mapbox pulse, spec 10.3).
+    /// mbgl's default transition ease (0, 0, 0.25, 1) (tracking.md 3.7; also the Mapbox pulse, tracking.md 10.3).
     case easeOut
 
     /// Progress at elapsed fraction `t` (clamped to 0...1).

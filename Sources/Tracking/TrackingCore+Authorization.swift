@@ -1,8 +1,8 @@
 extension TrackingCore {
-    /// MapLibre's purpose key for temporary full accuracy (spec 7.4).
+    /// MapLibre's purpose key for temporary full accuracy (tracking.md 7.4).
     public static let mapLibreAccuracyPurposeKey = "MLNAccuracyAuthorizationDescription"
 
-    /// An authorization change (MapLibre `locationManagerDidChangeAuthorization`, spec 7.4, §6).
+    /// An authorization change (MapLibre `locationManagerDidChangeAuthorization`, tracking.md 7.4, 6).
     ///
     /// Denied: the mode goes to none (animated), showsUserLocation off (didStopLocatingUser), the
     /// stored locations are forgotten and didFailToLocateUser(authorizationDenied) fires. Authorized
@@ -15,6 +15,18 @@ extension TrackingCore {
         let now = advance(to: time)
         let before = authorization
         let rawChanged = status != authorizationStatus || accuracy != accuracyAuthorization
+        // Reduced while tracking with the request configured: the temporary grant is decided at once, so
+        // the positions never go coarse in between (the camera would start easing to the grid cell).
+        if status == .authorized && accuracy == .reduced && accuracyAuthorization == .full && before.accuracy == .full
+            && mode.isTracking && configuration.requestsTemporaryFullAccuracyWhileTracking
+            && isConfiguredPurposeKey(Self.mapLibreAccuracyPurposeKey) {
+            authorizationStatus = status
+            accuracyAuthorization = accuracy
+            temporaryFullAccuracyUntilNanoseconds = now + Self.nanoseconds(configuration.temporaryFullAccuracyDurationSeconds)
+            emit(.didChangeAuthorization(status, .reduced), at: now)
+            emit(.didChangeAuthorization(status, .full), at: now)
+            return
+        }
         authorizationStatus = status
         accuracyAuthorization = accuracy
         if accuracy == .full { temporaryFullAccuracyUntilNanoseconds = nil }
@@ -45,11 +57,7 @@ extension TrackingCore {
     mutating func grantTemporaryFullAccuracy(purposeKey: String, at now: Int64) -> Bool {
         guard authorizationStatus == .authorized else { return false }
         if accuracyAuthorization == .full { return true }
-        let keys = configuration.temporaryFullAccuracyPurposeKeys
-        var known = false
-        var i = 0
-        while i < keys.count { if keys[i] == purposeKey { known = true; break }; i += 1 }
-        guard known else { return false }
+        guard isConfiguredPurposeKey(purposeKey) else { return false }
         let wasCoarse = isCoarse
         temporaryFullAccuracyUntilNanoseconds = now + Self.nanoseconds(configuration.temporaryFullAccuracyDurationSeconds)
         if wasCoarse {
@@ -57,6 +65,15 @@ extension TrackingCore {
             emit(.didChangeAuthorization(authorizationStatus, .full), at: now)
         }
         return true
+    }
+
+    /// True when `purposeKey` is one of `temporaryFullAccuracyPurposeKeys` (an index loop: no iterator).
+    // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
+    mutating func isConfiguredPurposeKey(_ purposeKey: String) -> Bool {
+        let keys = configuration.temporaryFullAccuracyPurposeKeys
+        var i = 0
+        while i < keys.count { if keys[i] == purposeKey { return true }; i += 1 }
+        return false
     }
 
     /// Re-derives every stored position for the new effective accuracy; the puck jumps to it.
@@ -91,6 +108,8 @@ extension TrackingCore {
         hadPosition = false
         puckMotion.reset()
         puckBearing.reset()
+        viewportCourse.reset()
+        viewportHeading.reset()
         selector.reset()
         selection = nil
         track.removeAll()

@@ -1,10 +1,11 @@
 /// How a camera animation moves the centre and zoom.
 enum CameraPath: Sendable {
-    /// Straight interpolation of each property.
+    /// Straight interpolation of each property (jumps, eases during gestures, Mapbox's animators):
+    /// its frames keep the pitch inside the padding limit (tracking.md 5.7).
     case straight
-    /// mbgl easeTo with a duration: van Wijk path with linear zoom (constant ground speed, spec 3.4).
+    /// mbgl easeTo with a duration: van Wijk path with linear zoom (constant ground speed, tracking.md 3.4).
     case flyLinearZoom
-    /// mbgl flyTo: van Wijk optimal path, ρ 1.42 (spec 3.3).
+    /// mbgl flyTo: van Wijk optimal path, ρ 1.42 (tracking.md 3.3).
     case flyOptimal
 }
 
@@ -15,14 +16,14 @@ extension TrackingCore {
         ScreenRect(minX: 0, minY: 0, width: viewSize.widthPoints, height: viewSize.heightPoints).inset(by: contentInsets)
     }
 
-    /// Height of the puck view, points: 45 for the course puck, 22 for the dot (spec 5.1).
+    /// Height of the puck view, points: 45 for the course puck, 22 for the dot (tracking.md 5.1).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var puckHeightPoints: Double {
         currentPuckStyle == .course ? configuration.style.coursePuckDiameterPoints : configuration.style.dotDiameterPoints
     }
 
     /// Where the puck should sit on screen while tracking (MapLibre `userLocationAnnotationViewCenter`,
-    /// spec 5.1; ArcGIS navigation point height, spec 11.4).
+    /// tracking.md 5.1; ArcGIS navigation point height, tracking.md 11.4).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var trackingAnchorPoint: ScreenPoint {
         let frame = contentFrame
@@ -46,9 +47,9 @@ extension TrackingCore {
         }
     }
 
-    /// Camera padding that puts the centre at the tracking anchor. MapLibre (spec 5.3): dx, dy = anchor −
-    /// view centre → {top dy, left dx, bottom −dy, right −dx}. ArcGIS navigation **[derived]** (spec
-    /// 11.4): top = content insets.top + H·(1 − 2f), others the content insets (same anchor).
+    /// Camera padding that puts the centre at the tracking anchor. MapLibre (tracking.md 5.3): dx, dy =
+    /// anchor − view centre → {top dy, left dx, bottom −dy, right −dx}. ArcGIS navigation **[derived]**
+    /// (tracking.md 11.4): top = content insets.top + H·(1 − 2f), others the content insets (same anchor).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var followPadding: EdgeInsets {
         if mode == .navigation {
@@ -68,22 +69,27 @@ extension TrackingCore {
         CameraGeometry.screenPoint(of: point, camera: values, size: viewSize)
     }
 
-    /// The effective maximum pitch: configured maximum, lowered for asymmetric padding (spec 5.7).
+    /// The effective maximum pitch for a padding (tracking.md 5.7).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     func maximumPitch(for padding: EdgeInsets) -> Double {
-        min(configuration.maximumPitchDegrees, CameraGeometry.maximumPitchDegrees(padding: padding, size: viewSize))
+        CameraGeometry.maximumPitchDegrees(padding: padding, size: viewSize, maximumPitch: configuration.maximumPitchDegrees,
+                                           minimumPitch: configuration.minimumPitchDegrees)
     }
 
-    /// Starts a camera animation (mbgl easeTo / flyTo semantics): each given property animates from
-    /// its current value; a property already animating is replaced only when its target differs
-    /// (spec 3.4, mbgl per-property animations). Returns the request id. Duration 0 jumps.
+    /// Starts a camera transition (mbgl easeTo / flyTo / jumpTo). mbgl runs one transition at a time:
+    /// the running request is finished where it is (its completion fires, interrupted) and every given
+    /// property animates from its current value; properties not given stay where they are
+    /// (tracking.md 3.8). An anchor keeps its ground point under it when no centre is given. Duration 0
+    /// jumps. Returns the request id.
     @discardableResult
     mutating func animateCamera(center: MercatorPoint? = nil, zoom: Double? = nil, bearingDegrees: Double? = nil,
-                                pitchDegrees: Double? = nil, padding: EdgeInsets? = nil,
-                                durationNanoseconds: Int64, curve: TimingCurve, path: CameraPath,
-                                delayNanoseconds: Int64 = 0, purpose: AnimationPurpose, token: UInt32,
+                                pitchDegrees: Double? = nil, padding: EdgeInsets? = nil, anchor: ScreenPoint? = nil,
+                                bearingSource: CameraBearingSource = .command, durationNanoseconds: Int64,
+                                curve: TimingCurve, path: CameraPath, purpose: AnimationPurpose, token: UInt32,
                                 at now: Int64) -> UInt32 {
-        let group = animator.begin(purpose, token: token, at: now, durationNanoseconds: delayNanoseconds + durationNanoseconds)
+        animator.cancelAll()
+        let group = animator.begin(purpose, token: token, at: now, durationNanoseconds: durationNanoseconds,
+                                   clampsPitch: path == .straight || durationNanoseconds == 0)
         let targetZoom = zoom.map { min(max($0, minimumZoom), maximumZoom) } ?? values.zoom
         var targetCenter = center ?? values.center
         if targetCenter.x - values.center.x > 0.5 { targetCenter.x -= 1 } else if targetCenter.x - values.center.x < -0.5 { targetCenter.x += 1 }
@@ -95,58 +101,42 @@ extension TrackingCore {
             fly = FlyToPath(start: values.center, end: targetCenter, startZoom: values.zoom, endZoom: targetZoom,
                             viewportSpanPoints: span, linearZoom: path == .flyLinearZoom)
         }
-        let centerChanges = center != nil && targetCenter != values.center
-        let zoomChanges = zoom != nil && targetZoom != values.zoom
-        // The optimal fly couples centre and zoom (the zoom dips mid-flight even when the end zoom is
-        // unchanged): both animate when either changes. Otherwise mbgl's rule: a running property
-        // animation is replaced only when its target differs.
-        let coupled = path == .flyOptimal && fly != nil
-        if center != nil && (!animator.isActive(.center) || centerChanges || (coupled && zoomChanges)) {
-            animator.animate(.center, group: group, at: now, delayNanoseconds: delayNanoseconds,
-                             durationNanoseconds: durationNanoseconds, curve: curve,
+        if center == nil, let anchor, let ground = CameraGeometry.worldPoint(at: anchor, camera: values, size: viewSize) {
+            animator.setAnchor(of: group, anchor: anchor, ground: ground)
+        }
+        if center != nil {
+            animator.animate(.center, group: group, at: now, durationNanoseconds: durationNanoseconds, curve: curve,
                              fromCenter: values.center, toCenter: targetCenter, fly: fly)
         }
-        if zoom != nil && (!animator.isActive(.zoom) || zoomChanges || (coupled && centerChanges)) {
-            animator.animate(.zoom, group: group, at: now, delayNanoseconds: delayNanoseconds,
-                             durationNanoseconds: durationNanoseconds, curve: curve,
+        if zoom != nil {
+            animator.animate(.zoom, group: group, at: now, durationNanoseconds: durationNanoseconds, curve: curve,
                              fromScalar: values.zoom, toScalar: targetZoom, fly: fly)
         }
         if let b = bearingDegrees {
-            let delta = Angles.shortestDelta(from: values.bearingDegrees, to: b)
-            if !animator.isActive(.bearing) || delta != 0 {
-                animator.animate(.bearing, group: group, at: now, delayNanoseconds: delayNanoseconds,
-                                 durationNanoseconds: durationNanoseconds, curve: curve,
-                                 fromScalar: values.bearingDegrees, toScalar: values.bearingDegrees + delta)
-            }
+            cameraBearingSource = bearingSource
+            animator.animate(.bearing, group: group, at: now, durationNanoseconds: durationNanoseconds, curve: curve,
+                             fromScalar: values.bearingDegrees,
+                             toScalar: values.bearingDegrees + Angles.shortestDelta(from: values.bearingDegrees, to: b))
         }
         if let p = pitchDegrees {
-            let target = min(max(p, configuration.minimumPitchDegrees), configuration.maximumPitchDegrees)
-            if !animator.isActive(.pitch) || target != values.pitchDegrees {
-                animator.animate(.pitch, group: group, at: now, delayNanoseconds: delayNanoseconds,
-                                 durationNanoseconds: durationNanoseconds, curve: curve,
-                                 fromScalar: values.pitchDegrees, toScalar: target)
-            }
+            animator.animate(.pitch, group: group, at: now, durationNanoseconds: durationNanoseconds, curve: curve,
+                             fromScalar: values.pitchDegrees,
+                             toScalar: min(max(p, configuration.minimumPitchDegrees), configuration.maximumPitchDegrees))
         }
-        if padding != nil && (!animator.isActive(.padding) || targetPadding != values.padding) {
-            animator.animate(.padding, group: group, at: now, delayNanoseconds: delayNanoseconds,
-                             durationNanoseconds: durationNanoseconds, curve: curve,
+        if padding != nil {
+            animator.animate(.padding, group: group, at: now, durationNanoseconds: durationNanoseconds, curve: curve,
                              fromPadding: values.padding, toPadding: targetPadding)
         }
-        if durationNanoseconds == 0 && delayNanoseconds == 0 { stepAnimations(at: now) }
+        if durationNanoseconds == 0 { stepAnimations(at: now) }
         return group
     }
 
-    /// Evaluates the animations at `now`, keeps the pitch inside its padding-dependent limit, and
-    /// acts on finished requests.
+    /// Evaluates the animations at `now` and acts on finished requests. Frames of jumps and eases keep
+    /// the pitch inside its padding limit; flights do not (tracking.md 5.7).
     mutating func stepAnimations(at now: Int64) {
-        animator.evaluate(at: now, into: &values)
-        if values.padding != pitchLimitPadding || viewSize != pitchLimitSize {
-            pitchLimitPadding = values.padding
-            pitchLimitSize = viewSize
-            pitchLimitDegrees = maximumPitch(for: values.padding)
-        }
-        let maxPitch = pitchLimitDegrees
-        if values.pitchDegrees > maxPitch { values.pitchDegrees = max(configuration.minimumPitchDegrees, maxPitch) }
+        let clamps = animator.runsPitchClampingRequest   // read first: a request ending now clamps its last frame
+        animator.evaluate(at: now, into: &values, size: viewSize)
+        if clamps { clampPitchToPadding() }
         values.center.y = min(max(values.center.y, 0), 1)
         if values.center.x >= 1 || values.center.x < 0 {
             // Keep the centre on the canonical world copy once no centre animation depends on it.
@@ -155,12 +145,22 @@ extension TrackingCore {
         processFinishedAnimations(at: now)
     }
 
+    /// mbgl's jump/ease frame rule: a pitch above the limit for the current padding is lowered to it.
+    mutating func clampPitchToPadding() {
+        if values.padding != pitchLimitPadding || viewSize != pitchLimitSize {
+            pitchLimitPadding = values.padding
+            pitchLimitSize = viewSize
+            pitchLimitDegrees = maximumPitch(for: values.padding)
+        }
+        if values.pitchDegrees > pitchLimitDegrees { values.pitchDegrees = pitchLimitDegrees }
+    }
+
     /// Reacts to finished animation requests (tracking sub-state, viewport transitions, completions).
     mutating func processFinishedAnimations(at now: Int64) {
         while let f = animator.popFinished() {
             switch f.purpose {
             case .firstFly:
-                // MapLibre's completion block runs even when the fly is interrupted (spec 2.5, Q15 fixed).
+                // MapLibre's completion block runs even when the fly is interrupted (tracking.md 2.5, Q15 fixed).
                 if trackingState == .began || trackingState == .beginSignificantTransition { trackingState = .changed }
             case .courseTargetFit:
                 if trackingState == .began { trackingState = .changed }

@@ -1,5 +1,5 @@
 extension TrackingCore {
-    /// MapLibre `setUserTrackingMode:animated:completionHandler:` (spec 2.4), ArcGIS `autoPanMode`.
+    /// MapLibre `setUserTrackingMode:animated:completionHandler:` (tracking.md 2.4), ArcGIS `autoPanMode`.
     ///
     /// Same mode → only completes. `none`/`off` → sub-state Possible. follow/course → Possible when
     /// animated (first fly), else Changed (1.0 s ease, no zoom-14 step: Q14 as built); turns
@@ -36,8 +36,9 @@ extension TrackingCore {
             if old.behavior == .none { trackingState = animated ? .possible : .changed }
             setShowsUserLocationInternal(true, at: now)
             if values.zoom < currentMinimumZoom {
-                animateCamera(zoom: currentMinimumZoom, durationNanoseconds: 300_000_000, curve: .ease,
-                              path: .straight, purpose: .zoomFloor, token: 0, at: now)
+                // `setZoomLevel:animated:YES`: 0.3 s on mbgl's default curve (tracking.md 3.9).
+                animateCamera(zoom: currentMinimumZoom, durationNanoseconds: 300_000_000, curve: .easeOut,
+                              path: .flyLinearZoom, purpose: .zoomFloor, token: 0, at: now)
             }
         }
         if newMode.isTracking, let location = userLocation {
@@ -54,7 +55,7 @@ extension TrackingCore {
         if newMode.behavior == .heading && selection == before { applyHeadingToCamera(at: now) }
     }
 
-    /// Turns the user location (puck and location pipeline) on or off (spec 7.1, 7.2).
+    /// Turns the user location (puck and location pipeline) on or off (tracking.md 7.1, 7.2).
     /// Off: didStopLocatingUser, mode → none (animated), the stored location is forgotten.
     public mutating func setShowsUserLocation(_ shows: Bool, atNanoseconds time: Int64) {
         let now = advance(to: time)
@@ -67,6 +68,8 @@ extension TrackingCore {
             if authorizationStatus == .denied { return }
             showsUserLocation = true
             emit(.willStartLocatingUser, at: now)
+            // ArcGIS: the first location update after the display starts zooms to initialZoomScale (tracking.md 11.5).
+            if mode.isArcGIS && mode.isTracking { arcGISInitialZoomPending = true }
             puckEpochNanoseconds = nil
             // A known location is shown at once (the next fix animates from it).
             if let l = latest {
@@ -91,7 +94,7 @@ extension TrackingCore {
         if shows { setShowsUserLocationInternal(true, at: now) }
     }
 
-    /// Content insets (spec 5.5): while tracking, tracking re-runs with the new anchor (1.0 s ease when
+    /// Content insets (tracking.md 5.5): while tracking, tracking re-runs with the new anchor (1.0 s ease when
     /// animated, else a jump); otherwise the camera padding eases to the insets (0.3 s when animated),
     /// keeping centre, zoom and bearing.
     public mutating func setContentInsets(_ insets: EdgeInsets, animated: Bool, atNanoseconds time: Int64) {
@@ -118,7 +121,7 @@ extension TrackingCore {
         stepAnimations(at: now)
     }
 
-    /// MapLibre `userLocationVerticalAlignment` (spec 5.1); re-runs tracking with the stored location.
+    /// MapLibre `userLocationVerticalAlignment` (tracking.md 5.1); re-runs tracking with the stored location.
     public mutating func setUserLocationVerticalAlignment(_ alignment: VerticalAlignment, animated: Bool,
                                                           atNanoseconds time: Int64) {
         let now = advance(to: time)
@@ -130,7 +133,7 @@ extension TrackingCore {
         }
     }
 
-    /// MapLibre `mapViewUserLocationAnchorPoint:` (spec 5.1): the puck point while tracking, relative to
+    /// MapLibre `mapViewUserLocationAnchorPoint:` (tracking.md 5.1): the puck point while tracking, relative to
     /// the content frame; nil = use the alignment.
     public mutating func setUserLocationAnchorPoint(_ point: ScreenPoint?, atNanoseconds time: Int64) {
         let now = advance(to: time)
@@ -140,7 +143,7 @@ extension TrackingCore {
         }
     }
 
-    /// MapLibre `setTargetCoordinate:animated:completionHandler:` (spec 2.2, 3.6): in followWithCourse the
+    /// MapLibre `setTargetCoordinate:animated:completionHandler:` (tracking.md 2.2, 3.6): in followWithCourse the
     /// camera keeps user and target in view, course-up toward the target. Nil clears it.
     @discardableResult
     public mutating func setTargetCoordinate(_ target: GeoCoordinate?, animated: Bool,
@@ -164,9 +167,11 @@ extension TrackingCore {
     }
 
     /// A programmatic camera change (MapLibre `setCamera`/`setCenterCoordinate`/`setZoomLevel`/
-    /// `setDirection`, spec §6): a centre ends tracking (→ none); a bearing drops heading/course to
-    /// follow; zoom and pitch keep the mode. ArcGIS modes turn off on any change; the Mapbox viewport
-    /// goes idle. Duration 0 jumps; otherwise eases (mbgl default curve).
+    /// `setDirection`, tracking.md 6): a centre ends tracking (→ none); a bearing drops heading/course
+    /// to follow; zoom and pitch keep the mode. ArcGIS modes turn off on any change; the Mapbox viewport
+    /// goes idle. Duration 0 jumps. Otherwise it eases on Core Animation's default curve
+    /// (0.25, 0.1, 0.25, 1), except a zoom-only or bearing-only change (`setZoomLevel`, `setDirection`),
+    /// which mbgl eases on its own default (0, 0, 0.25, 1) (tracking.md 3.9).
     @discardableResult
     public mutating func setCamera(_ options: CameraOptions, durationSeconds: Double, atNanoseconds time: Int64) -> CompletionToken {
         let now = advance(to: time)
@@ -180,9 +185,14 @@ extension TrackingCore {
             changeMode(to: .follow, animated: false, token: 0, at: now)
         }
         let duration = durationSeconds.isFinite && durationSeconds > 0 ? Self.nanoseconds(durationSeconds) : 0
+        let zoomOnly = options.center == nil && options.bearingDegrees == nil && options.pitchDegrees == nil
+            && options.padding == nil
+        let bearingOnly = options.center == nil && options.zoom == nil && options.pitchDegrees == nil
+            && options.padding == nil
         animateCamera(center: options.center.map { WebMercator.project($0) }, zoom: options.zoom,
                       bearingDegrees: options.bearingDegrees, pitchDegrees: options.pitchDegrees,
-                      padding: options.padding, durationNanoseconds: duration, curve: .easeOut,
+                      padding: options.padding, durationNanoseconds: duration,
+                      curve: zoomOnly || bearingOnly ? .easeOut : .ease,
                       path: duration > 0 ? .flyLinearZoom : .straight, purpose: .command, token: token, at: now)
         return CompletionToken(rawValue: token)
     }

@@ -1,7 +1,7 @@
 extension TrackingCore {
     /// Feeds one heading sample (time inside the sample). A sample with headingAccuracy < 0 makes its
     /// source invalid for the bearing fallback (the camera never turns to it); every sample is ignored
-    /// while a pan gesture is in its Began state (spec 4.3; counted in `ignoredHeadingCount`).
+    /// while a pan gesture is in its Began state (tracking.md 4.3; counted in `ignoredHeadingCount`).
     public mutating func updateHeading(_ sample: HeadingSample) {
         let now = advance(to: sample.timeNanoseconds)
         if panBegan { ignoredHeadingCount &+= 1; return }
@@ -15,10 +15,19 @@ extension TrackingCore {
     /// headings, the fix interval for course) and, in heading modes, the camera.
     mutating func refreshBearing(at now: Int64) {
         let preferMagnetic = mode == .compassNavigation && configuration.compassNavigationReference == .magneticNorth
-        let newSelection = selector.select(at: now, includeCourse: !isCoarse, preferMagnetic: preferMagnetic)
+        // Q17: the course stands in for a missing heading unless the SDK-strict setting is chosen.
+        let newSelection = selector.select(at: now, includeCourse: !isCoarse && configuration.headingFallsBackToCourse,
+                                           preferMagnetic: preferMagnetic)
         bearingExpiryNanoseconds = selector.nextExpiryNanoseconds
         if newSelection != selection {
             selection = newSelection
+            // Mapbox's heading interpolator (0.3 s, shortest way) feeds the follow-puck `.heading` bearing.
+            if let s = newSelection {
+                viewportHeading.turn(to: s.degrees, at: now,
+                                     durationNanoseconds: Self.nanoseconds(configuration.headingAnimationDurationSeconds))
+            } else {
+                viewportHeading.reset()
+            }
             if let s = newSelection, showsUserLocation {
                 if lastEventHeadingDegrees == nil
                     || abs(Angles.shortestDelta(from: lastEventHeadingDegrees!, to: s.degrees)) >= configuration.headingFilterDegrees {
@@ -32,8 +41,11 @@ extension TrackingCore {
     }
 
     /// Heading modes: ease the camera bearing to the selected heading over 0.3 s, linear, centre pinned
-    /// to the user and anchor to the puck (spec 4.4), when it moved at least `headingFilterDegrees`
-    /// (spec 4.2) since the last one applied. Skipped in state Began and during a pan's Began.
+    /// to the user (tracking.md 4.4), when it moved at least `headingFilterDegrees` (tracking.md 4.2)
+    /// since the last one applied. Skipped in state Began and during a pan's Began. As every MapLibre
+    /// camera change it ends the running follow ease (tracking.md 3.8); unlike MapLibre's
+    /// `_setDirection:center:` it carries the follow padding, so a heading sample never leaves the
+    /// padding half-way (tracking.md 4.4).
     mutating func applyHeadingToCamera(at now: Int64) {
         guard mode.behavior == .heading, showsUserLocation, trackingState != .began, !panBegan,
               let s = selection, let location = userLocation else { return }
@@ -41,11 +53,12 @@ extension TrackingCore {
            abs(Angles.shortestDelta(from: last, to: s.degrees)) < configuration.headingFilterDegrees { return }
         lastCameraHeadingDegrees = s.degrees
         animateCamera(center: location.point, bearingDegrees: s.degrees, padding: followPadding,
+                      bearingSource: CameraBearingSource(s.source),
                       durationNanoseconds: Self.nanoseconds(configuration.headingAnimationDurationSeconds),
                       curve: .linear, path: .flyLinearZoom, purpose: .headingEase, token: 0, at: now)
     }
 
-    /// The bearing the puck should show and its source (choice Q6 when none).
+    /// The bearing the puck should show and its source (tracking.md Q6 when none).
     // `mutating` only so self is passed by address: a borrowed call would copy the whole core (≈ 9 KB).
     mutating func desiredPuckBearing(at now: Int64) -> (degrees: Double?, source: BearingSource, isHeading: Bool) {
         if currentPuckStyle == .course {
@@ -59,7 +72,9 @@ extension TrackingCore {
         }
     }
 
-    /// Turns the puck bearing toward its desired value when that changed.
+    /// Turns the puck bearing toward its desired value when that changed: a heading at once with
+    /// MapLibre's puck (its fan and arrow rotate without animation, tracking.md 8.5), over 0.3 s with
+    /// Mapbox's (heading interpolator); a course over the fix interval (MapLibre) or 1.1 s (Mapbox).
     mutating func updatePuckBearingTarget(at now: Int64) {
         let desired = desiredPuckBearing(at: now)
         puckBearingSource = desired.source
@@ -67,7 +82,7 @@ extension TrackingCore {
         if puckBearing.target == Angles.wrap360(degrees) { return }
         let duration: Int64
         if desired.isHeading {
-            duration = Self.nanoseconds(configuration.headingAnimationDurationSeconds)
+            duration = configuration.puckSmoothing == .mapbox ? Self.nanoseconds(configuration.headingAnimationDurationSeconds) : 0
         } else {
             duration = configuration.puckSmoothing == .mapbox ? 1_100_000_000
                 : Self.nanoseconds(configuration.userLocationAnimationDurationSeconds)

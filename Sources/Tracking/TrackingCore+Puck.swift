@@ -1,25 +1,25 @@
 import Glibc
 
 extension TrackingCore {
-    /// Ring hidden at or below the dot size + 15 pt = 37 pt (spec 8.3).
+    /// Ring hidden at or below the dot size + 15 pt = 37 pt (tracking.md 8.3).
     public static let accuracyRingMarginPoints = 15.0
-    /// Halo shown only at or below this accuracy, metres (spec 8.4): **10**.
+    /// Halo shown only at or below this accuracy, metres (tracking.md 8.4): **10**.
     public static let haloMaximumAccuracyMeters = 10.0
-    /// Halo loop, seconds (spec 8.4): **3.0**.
+    /// Halo loop, seconds (tracking.md 8.4): **3.0**.
     public static let haloPeriodSeconds = 3.0
-    /// Inner dot breathing, seconds each way (spec 8.2): **1.5**.
+    /// Inner dot breathing, seconds each way (tracking.md 8.2): **1.5**.
     public static let breathHalfPeriodSeconds = 1.5
-    /// Approximate circle sized at zoom ≥ this (MLNUserLocationApproximateZoomThreshold **7**, spec 8.7).
+    /// Approximate circle sized at zoom ≥ this (MLNUserLocationApproximateZoomThreshold **7**, tracking.md 8.7).
     public static let approximateZoomThreshold = 7.0
-    /// Heading fan limits, degrees (spec 8.5): clamp(2·accuracy, **40**, **160**).
+    /// Heading fan limits, degrees (tracking.md 8.5): clamp(2·accuracy, **40**, **160**).
     public static let fanMinimumDegrees = 40.0
     public static let fanMaximumDegrees = 160.0
-    /// The heading graphic is redrawn only when its rotation changes by more than this, radians (spec 8.5).
+    /// The heading graphic is redrawn only when its rotation changes by more than this, radians (tracking.md 8.5).
     public static let headingRedrawThresholdRadians = 0.01
-    /// The puck is hidden when more than this outside the view, points (spec 8.9): **150**.
+    /// The puck is hidden when more than this outside the view, points (tracking.md 8.9): **150**.
     public static let offscreenMarginPoints = 150.0
 
-    /// Variant the puck uses now (spec 8.1): approximate under reduced accuracy; the course puck in
+    /// Variant the puck uses now (tracking.md 8.1): approximate under reduced accuracy; the course puck in
     /// followWithCourse (and ArcGIS modes with `arcGISUsesCourseSymbolOnMovement` while a valid course
     /// exists); otherwise the dot.
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
@@ -31,18 +31,19 @@ extension TrackingCore {
         return .dot
     }
 
-    /// Accuracy ring diameter for an accuracy at a latitude and zoom: 2·accuracy / metres-per-point.
+    /// Accuracy ring diameter for an accuracy at a latitude and zoom, whole points:
+    /// round(2·accuracy / metres-per-point) (MapLibre `calculateAccuracyRingSize`, tracking.md 8.3).
     public static func accuracyRingDiameterPoints(accuracyMeters: Double, latitudeDegrees: Double, zoom: Double) -> Double {
-        2 * accuracyMeters / WebMercator.metersPerPoint(latitudeDegrees: latitudeDegrees, zoom: zoom)
+        (2 * accuracyMeters / WebMercator.metersPerPoint(latitudeDegrees: latitudeDegrees, zoom: zoom)).rounded()
     }
 
-    /// Heading fan width for a heading accuracy (spec 8.5).
+    /// Heading fan width for a heading accuracy (tracking.md 8.5).
     public static func headingFanWidthDegrees(accuracyDegrees: Double) -> Double {
         min(max(2 * accuracyDegrees, fanMinimumDegrees), fanMaximumDegrees)
     }
 
     /// Halo keyframes at loop phase 0..<1 after the default (ease) timing: scale 0 → 0.35 → 1 and
-    /// opacity 0.4 → 0.4 → 0 at 0, 0.2, 1 (spec 8.4).
+    /// opacity 0.4 → 0.4 → 0 at 0, 0.2, 1 (tracking.md 8.4).
     public static func haloKeyframes(phase: Double) -> (scale: Double, opacity: Double) {
         let t = TimingCurve.ease.progress(phase)
         if t < 0.2 { return (0.35 * t / 0.2, 0.4) }
@@ -66,8 +67,9 @@ extension TrackingCore {
         p.coordinate = coordinate
         p.horizontalAccuracyMeters = motion.accuracyMeters ?? -1
 
-        // Screen point: pinned at the anchor while MapLibre tracking follows (spec 5.4).
-        let pinned = mode.isTracking && trackingState == .changed && showsUserLocation
+        // Screen point: pinned at the anchor while MapLibre tracking follows (tracking.md 5.4); ArcGIS
+        // recenter lets the symbol wander inside the extent (11.3), so it is drawn where it is.
+        let pinned = mode.isTracking && mode != .recenter && trackingState == .changed && showsUserLocation
             && !(mode == .followWithCourse && targetCoordinate != nil) && viewportStatus == .idle
         p.isPinnedToAnchor = pinned
         var onScreen = false
@@ -123,7 +125,7 @@ extension TrackingCore {
                 let d = Self.accuracyRingDiameterPoints(accuracyMeters: a, latitudeDegrees: coordinate.latitudeDegrees, zoom: zoom)
                 p.accuracyRingDiameterPoints = d
                 p.accuracyRingVisible = configuration.showsAccuracyRing && !p.isStale
-                    && d.rounded() > properties.dotDiameterPoints + Self.accuracyRingMarginPoints
+                    && d > properties.dotDiameterPoints + Self.accuracyRingMarginPoints
             }
             let haloAllowed: Bool
             switch configuration.haloGating {

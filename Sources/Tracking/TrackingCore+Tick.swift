@@ -8,7 +8,8 @@ extension TrackingCore {
     }
 
     /// Brings every time-dependent part to `time` (clamped to be monotonic): temporary authorization
-    /// expiry, bearing-source timeouts, viewport states, camera animations. Returns the time used.
+    /// expiry, bearing-source timeouts, viewport states, MapLibre's delayed north checks (run at their
+    /// due time), camera animations. Returns the time used.
     @discardableResult
     mutating func advance(to time: Int64) -> Int64 {
         let now = monotonic(time)
@@ -20,6 +21,14 @@ extension TrackingCore {
         }
         if now >= bearingExpiryNanoseconds { refreshBearing(at: now) } else { updatePuckBearingTarget(at: now) }
         updateViewport(at: now)
+        if let due = pendingResetNorthNanoseconds, now >= due {
+            pendingResetNorthNanoseconds = nil
+            resetNorth(at: due)
+        }
+        if let due = pendingGestureNorthCheckNanoseconds, now >= due {
+            pendingGestureNorthCheckNanoseconds = nil
+            unrotateIfNeededForGesture(at: due)
+        }
         stepAnimations(at: now)
         return now
     }
@@ -34,7 +43,7 @@ extension TrackingCore {
         var progress = 1.0
         if let id = animator.newestRunningID { progress = animator.progress(of: id, at: now) }
         return CameraState(center: center, zoom: values.zoom, bearingDegrees: values.bearingDegrees,
-                           pitchDegrees: values.pitchDegrees, padding: values.padding,
+                           bearingSource: cameraBearingSource, pitchDegrees: values.pitchDegrees, padding: values.padding,
                            anchor: CameraGeometry.anchor(padding: values.padding, size: viewSize),
                            metersPerPoint: WebMercator.metersPerPoint(latitudeDegrees: center.latitudeDegrees,
                                                                       zoom: values.zoom),

@@ -1,14 +1,16 @@
-/// A camera a viewport state asks for; nil fields are left untouched (spec 10.7).
+/// A camera a viewport state asks for; nil fields are left untouched (tracking.md 10.7).
 struct StateCamera: Sendable {
     var center: MercatorPoint?
     var zoom: Double?
     var bearingDegrees: Double?
     var pitchDegrees: Double?
     var padding: EdgeInsets?
+    /// What the bearing comes from.
+    var bearingSource: CameraBearingSource = .command
 }
 
 extension TrackingCore {
-    /// Mapbox `viewport.transition(to:transition:completion:)` (spec 10.9–10.11).
+    /// Mapbox `viewport.transition(to:transition:completion:)` (tracking.md 10.9–10.11).
     ///
     /// Going to the state already shown completes(true) at once; to the state already being
     /// transitioned to completes(false) at once (that transition continues). Otherwise a running
@@ -110,12 +112,8 @@ extension TrackingCore {
         guard transitionPending, case .transition(let kind, _) = viewportStatus, let target = stateCamera(at: now) else { return }
         transitionPending = false
         if kind == .immediate {
-            // One jump to the state's first camera, then success (spec 10.10).
-            if target.center != nil { animator.cancel(.center) }
-            if target.zoom != nil { animator.cancel(.zoom) }
-            if target.bearingDegrees != nil { animator.cancel(.bearing) }
-            if target.pitchDegrees != nil { animator.cancel(.pitch) }
-            if target.padding != nil { animator.cancel(.padding) }
+            // One jump to the state's first camera, then success (tracking.md 10.10).
+            animator.cancelAll()
             processFinishedAnimations(at: now)
             finishViewportTransition(success: true, at: now)
             return
@@ -135,9 +133,15 @@ extension TrackingCore {
         let plan = DefaultTransitionPlan(centerDistancePoints: distance, currentZoom: values.zoom,
                                          targetZoom: target.zoom ?? values.zoom,
                                          maxDurationSeconds: configuration.defaultTransitionMaxDurationSeconds)
+        // The viewport takes the camera: a MapLibre-side transition still running stops where it is.
+        animator.cancelAll()
+        processFinishedAnimations(at: now)
         let group = animator.begin(.viewportTransition, token: 0, at: now,
-                                   durationNanoseconds: Self.nanoseconds(plan.totalSeconds))
+                                   durationNanoseconds: Self.nanoseconds(plan.totalSeconds), clampsPitch: true)
         transitionGroup = group
+        transitionChannels = (target.center != nil ? 1 : 0) | (target.zoom != nil ? 2 : 0)
+            | (target.bearingDegrees != nil ? 4 : 0) | (target.pitchDegrees != nil ? 8 : 0) | (target.padding != nil ? 16 : 0)
+        if target.bearingDegrees != nil { cameraBearingSource = target.bearingSource }
         if var c = target.center {
             if c.x - values.center.x > 0.5 { c.x -= 1 } else if c.x - values.center.x < -0.5 { c.x += 1 }
             animator.animate(.center, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.centerDelaySeconds),
@@ -175,15 +179,22 @@ extension TrackingCore {
         switch target {
         case .followPuck(let o):
             guard puckMotion.hasValue else { return nil }
+            // The bearing of the interpolated puck (Mapbox `onPuckRender`): the heading eased over 0.3 s,
+            // the course over 1.1 s with the location; nil leaves the bearing alone (tracking.md 10.7).
             var bearing: Double? = nil
+            var source = CameraBearingSource.command
             switch o.bearing {
             case .constant(let b): bearing = b
-            case .heading: bearing = puckBearing.value(at: now) ?? selection?.degrees
-            case .course: bearing = latest?.courseDegrees
+            case .heading:
+                bearing = viewportHeading.value(at: now)
+                source = CameraBearingSource(selection?.source ?? .none)
+            case .course:
+                bearing = viewportCourse.value(at: now)
+                source = .gpsCourse
             case nil: bearing = nil
             }
             return StateCamera(center: puckMotion.value(at: now).point, zoom: o.zoom, bearingDegrees: bearing,
-                               pitchDegrees: o.pitchDegrees, padding: o.padding)
+                               pitchDegrees: o.pitchDegrees, padding: o.padding, bearingSource: source)
         case .overview(let o):
             var corners: InlineArray<4, MercatorPoint>
             switch o.geometry {
@@ -219,16 +230,47 @@ extension TrackingCore {
         case .transition:
             if transitionPending { startTransitionIfPossible(at: now); return }
             guard let target = stateCamera(at: now) else { return }
-            if let c = target.center, let ch = animator.target(.center), ch.groupID == transitionGroup {
-                var to = c
-                if to.x - ch.fromCenter.x > 0.5 { to.x -= 1 } else if to.x - ch.fromCenter.x < -0.5 { to.x += 1 }
-                animator.retarget(.center, center: to)
+            // Mapbox `DefaultViewportTransitionAnimation.updateTargetCamera` (tracking.md 10.9): a running
+            // property is retargeted; a property whose animation has completed is set to the new target.
+            if let c = target.center, transitionChannels & 1 != 0 {
+                if let ch = animator.target(.center), ch.groupID == transitionGroup {
+                    var to = c
+                    if to.x - ch.fromCenter.x > 0.5 { to.x -= 1 } else if to.x - ch.fromCenter.x < -0.5 { to.x += 1 }
+                    animator.retarget(.center, center: to)
+                } else {
+                    values.center = c
+                }
             }
-            if let z = target.zoom, let ch = animator.target(.zoom), ch.groupID == transitionGroup {
-                animator.retarget(.zoom, scalar: min(max(z, minimumZoom), maximumZoom))
+            if let z = target.zoom, transitionChannels & 2 != 0 {
+                let zoom = min(max(z, minimumZoom), maximumZoom)
+                if let ch = animator.target(.zoom), ch.groupID == transitionGroup {
+                    animator.retarget(.zoom, scalar: zoom)
+                } else {
+                    values.zoom = zoom
+                }
             }
-            if let b = target.bearingDegrees, let ch = animator.target(.bearing), ch.groupID == transitionGroup {
-                animator.retarget(.bearing, scalar: ch.fromScalar + Angles.shortestDelta(from: ch.fromScalar, to: b))
+            if let b = target.bearingDegrees, transitionChannels & 4 != 0 {
+                cameraBearingSource = target.bearingSource
+                if let ch = animator.target(.bearing), ch.groupID == transitionGroup {
+                    animator.retarget(.bearing, scalar: ch.fromScalar + Angles.shortestDelta(from: ch.fromScalar, to: b))
+                } else {
+                    values.bearingDegrees = Angles.wrap360(b)
+                }
+            }
+            if let p = target.pitchDegrees, transitionChannels & 8 != 0 {
+                let pitch = min(max(p, configuration.minimumPitchDegrees), configuration.maximumPitchDegrees)
+                if let ch = animator.target(.pitch), ch.groupID == transitionGroup {
+                    animator.retarget(.pitch, scalar: pitch)
+                } else {
+                    values.pitchDegrees = pitch
+                }
+            }
+            if let p = target.padding, transitionChannels & 16 != 0 {
+                if let ch = animator.target(.padding), ch.groupID == transitionGroup {
+                    animator.retarget(.padding, padding: p)
+                } else {
+                    values.padding = p
+                }
             }
         case .state(.followPuck):
             applyStateCamera(at: now)
@@ -240,14 +282,14 @@ extension TrackingCore {
                 overviewFittedSize = viewSize
                 overviewRefitGroup = animateCamera(
                     center: target.center, zoom: target.zoom, bearingDegrees: target.bearingDegrees,
-                    pitchDegrees: target.pitchDegrees, padding: target.padding,
+                    pitchDegrees: target.pitchDegrees, padding: target.padding, bearingSource: target.bearingSource,
                     durationNanoseconds: Self.nanoseconds(max(0, o.animationDurationSeconds)),
                     curve: .linear, path: .straight, purpose: .overviewRefit, token: 0, at: now)
             }
         }
     }
 
-    /// Sets the camera straight to the state's camera (follow puck: every frame, no animation, spec 10.7).
+    /// Sets the camera straight to the state's camera (follow puck: every frame, no animation, tracking.md 10.7).
     mutating func applyStateCamera(at now: Int64) {
         guard let target = stateCamera(at: now) else { return }
         if case .overview(let o)? = viewportTarget {
@@ -256,10 +298,14 @@ extension TrackingCore {
         }
         if let c = target.center { values.center = c }
         if let z = target.zoom { values.zoom = min(max(z, minimumZoom), maximumZoom) }
-        if let b = target.bearingDegrees { values.bearingDegrees = Angles.wrap360(b) }
+        if let b = target.bearingDegrees {
+            values.bearingDegrees = Angles.wrap360(b)
+            cameraBearingSource = target.bearingSource
+        }
         if let p = target.pitchDegrees {
             values.pitchDegrees = min(max(p, configuration.minimumPitchDegrees), configuration.maximumPitchDegrees)
         }
         if let p = target.padding { values.padding = p }
+        clampPitchToPadding()   // a jump (Mapbox setCamera)
     }
 }

@@ -18,8 +18,8 @@ struct LocationSample: Sendable, Equatable {
 }
 
 /// The tracking core: a pure, fixed-allocation state machine that turns fixes, heading samples,
-/// commands and gestures into the puck and camera the mobile map SDKs would show
-/// (`/work/shared/design/tracking-spec.md`; see `TrackingMode`, `TrackingConfiguration`).
+/// commands and gestures into the puck and camera the mobile map SDKs would show. Its rules are
+/// docs/tracking.md; comments cite them as `tracking.md N.M` (see `TrackingMode`, `TrackingConfiguration`).
 ///
 /// Every input carries a monotonic time in nanoseconds; nothing reads a clock. `tick(atNanoseconds:)`
 /// advances animations and refreshes `puck` and `camera`; events queue in `events`. Inputs with a
@@ -38,6 +38,8 @@ public struct TrackingCore: Sendable {
     public internal(set) var timeRegressionCount: UInt64 = 0
     /// Fixes without a usable position (no fix, invalid coordinate, (0,0), or authorization denied).
     public internal(set) var rejectedFixCount: UInt64 = 0
+    /// Fixes ignored because they reported 0 m horizontal accuracy (also in `rejectedFixCount`; Q21).
+    public internal(set) var zeroAccuracyFixCount: UInt64 = 0
     /// Heading samples ignored because a pan gesture was in its Began state.
     public internal(set) var ignoredHeadingCount: UInt64 = 0
 
@@ -84,7 +86,17 @@ public struct TrackingCore: Sendable {
     // Camera.
     var values: CameraValues
     var animator = CameraAnimator()
-    /// Cache of the padding-dependent pitch limit (spec 5.7) for `pitchLimitPadding` / `pitchLimitSize`.
+    /// What last turned the camera.
+    var cameraBearingSource: CameraBearingSource = .none
+    /// MapLibre's delayed north checks (`dispatch_after`): the unrotate 0.1 s after a tracking update
+    /// and the gesture check 0.3 s after a tap zoom (tracking.md 3.5, 3.7); nil when none is due.
+    var pendingResetNorthNanoseconds: Int64? = nil
+    var pendingGestureNorthCheckNanoseconds: Int64? = nil
+    /// Mapbox's interpolated puck bearings for the follow-puck viewport (tracking.md 10.7): the course
+    /// eased over 1.1 s with the location, the heading over 0.3 s; nil when missing.
+    var viewportCourse = BearingMotion()
+    var viewportHeading = BearingMotion()
+    /// Cache of the padding-dependent pitch limit (tracking.md 5.7) for `pitchLimitPadding` / `pitchLimitSize`.
     var pitchLimitPadding = EdgeInsets(topPoints: .nan)
     var pitchLimitSize = ScreenSize(widthPoints: 0, heightPoints: 0)
     var pitchLimitDegrees = 0.0
@@ -94,6 +106,9 @@ public struct TrackingCore: Sendable {
     var viewportTarget: ViewportTarget? = nil
     var viewportTransitionKind: ViewportTransitionKind = .default
     var transitionGroup: UInt32 = 0
+    /// The properties the running default transition animates (bits: centre 1, zoom 2, bearing 4,
+    /// pitch 8, padding 16).
+    var transitionChannels: UInt8 = 0
     var transitionToken: UInt32 = 0
     var transitionPending = false
     var overviewRefitGroup: UInt32 = 0
@@ -110,7 +125,7 @@ public struct TrackingCore: Sendable {
 
     /// A core with `configuration` (throws the first out-of-range field). Authorization starts as
     /// authorized with full accuracy (a board has no permission prompt); showsUserLocation is off
-    /// and the mode is `none` (MapLibre defaults, spec 2.1, 7.1).
+    /// and the mode is `none` (MapLibre defaults, tracking.md 2.1, 7.1).
     public init(configuration: TrackingConfiguration = TrackingConfiguration()) throws(TrackingConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
@@ -137,7 +152,7 @@ public struct TrackingCore: Sendable {
                          shadowOffsetPoints: 0, shadowRadiusPoints: 0, isStale: configuration.staleStateEnabled,
                          isReducedAccuracy: false, properties: configuration.style, timeNanoseconds: 0)
         camera = CameraState(center: center, zoom: configuration.initialZoom,
-                             bearingDegrees: values.bearingDegrees, pitchDegrees: values.pitchDegrees,
+                             bearingDegrees: values.bearingDegrees, bearingSource: .none, pitchDegrees: values.pitchDegrees,
                              padding: .zero, anchor: CameraGeometry.anchor(padding: .zero, size: viewSize),
                              metersPerPoint: WebMercator.metersPerPoint(latitudeDegrees: center.latitudeDegrees,
                                                                         zoom: configuration.initialZoom),
@@ -157,7 +172,7 @@ public struct TrackingCore: Sendable {
     /// The bearing the fallback rule currently selects (issue 4), nil when none.
     public var currentBearingSelection: BearingSelection? { selection }
     /// True while heading updates are needed: (showsUserHeadingIndicator and mode ≠ course) or
-    /// heading mode (MapLibre `validateUserHeadingUpdating`, spec 4.1).
+    /// heading mode (MapLibre `validateUserHeadingUpdating`, tracking.md 4.1).
     public var wantsHeadingUpdates: Bool {
         (showsUserHeadingIndicator && mode.behavior != .course) || mode.behavior == .heading
     }
@@ -203,7 +218,7 @@ public struct TrackingCore: Sendable {
     var minimumZoom: Double { configuration.minimumZoom }
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var maximumZoom: Double { configuration.maximumZoom }
-    /// MapLibre `currentMinimumZoom` = max(minZoom, 3) (spec 2.4, 12.4).
+    /// MapLibre `currentMinimumZoom` = max(minZoom, 3) (tracking.md 2.4, 12.4).
     @inline(__always)  // a call boundary would copy the whole core (≈ 9 KB)
     var currentMinimumZoom: Double { max(configuration.minimumZoom, 3) }
 }

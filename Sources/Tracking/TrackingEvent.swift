@@ -1,6 +1,6 @@
 /// Why the user could not be located.
 public enum LocationFailureReason: UInt8, Sendable, Equatable {
-    /// Authorization was denied (kCLErrorDenied): tracking stops, the puck is removed (spec §6, 7.4).
+    /// Authorization was denied (kCLErrorDenied): tracking stops, the puck is removed (tracking.md 6, 7.4).
     case authorizationDenied
     /// The receiver lost its position (a fix without a position after one with).
     case locationUnknown
@@ -29,7 +29,7 @@ public struct CompletionToken: Sendable, Equatable, Hashable {
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 }
 
-/// Why the viewport status changed (Mapbox `ViewportStatusChangeReason`, spec 10.11).
+/// Why the viewport status changed (Mapbox `ViewportStatusChangeReason`, tracking.md 10.11).
 public enum ViewportChangeReason: UInt8, Sendable, Equatable {
     case idleRequested
     case transitionStarted

@@ -1,16 +1,16 @@
 /// How the camera follows the user location.
 ///
-/// The first four are MapLibre's `MLNUserTrackingMode` (spec 2.1–2.2; default `none`). The last four
-/// are ArcGIS `LocationDisplayAutoPanMode` names (spec 11.1). Each ArcGIS name behaves like its
+/// The first four are MapLibre's `MLNUserTrackingMode` (tracking.md 2.1–2.2; default `none`). The last four
+/// are ArcGIS `LocationDisplayAutoPanMode` names (tracking.md 11.1). Each ArcGIS name behaves like its
 /// MapLibre counterpart (`behavior`) **plus its own rules** when chosen by that name:
 /// - `off` = `none`.
 /// - `recenter` = `follow`, but the camera re-centres only when the puck leaves the *wander extent*
-///   (`TrackingConfiguration.wanderExtentFactor`, spec 11.3) instead of MapLibre's ±1 pt rule.
+///   (`TrackingConfiguration.wanderExtentFactor`, tracking.md 11.3) instead of MapLibre's ±1 pt rule.
 /// - `navigation` = `followWithCourse` with the puck pinned `navigationPointHeightFactor` (0.125)
-///   of the view height above the bottom (spec 11.4), course-up.
-/// - `compassNavigation` = `followWithHeading`, puck centred, heading-up (spec 11.1, Q11).
-/// ArcGIS names also take ArcGIS's first zoom (`initialZoomScale`, spec 11.5) and gesture rule:
-/// any gesture that changes the viewpoint sets the mode to `off` (spec 11.2).
+///   of the view height above the bottom (tracking.md 11.4), course-up.
+/// - `compassNavigation` = `followWithHeading`, puck centred, heading-up (tracking.md 11.1, Q11).
+/// ArcGIS names also take ArcGIS's first zoom (`initialZoomScale`, tracking.md 11.5) and gesture rule:
+/// any gesture that changes the viewpoint sets the mode to `off` (tracking.md 11.2).
 public enum TrackingMode: UInt8, Sendable, Equatable, CaseIterable {
     case none
     case follow
@@ -20,6 +20,10 @@ public enum TrackingMode: UInt8, Sendable, Equatable, CaseIterable {
     case recenter
     case navigation
     case compassNavigation
+
+    /// MapLibre's four modes in `MLNUserTrackingMode` order: the cycle a mode button steps through by
+    /// default (the device's `[gpio] mode_cycle`, a scenario's `mode next`).
+    public static let defaultButtonCycle: [TrackingMode] = [.none, .follow, .followWithCourse, .followWithHeading]
 
     /// The MapLibre behaviour family of the mode.
     public var behavior: TrackingBehavior {
@@ -76,7 +80,7 @@ public enum TrackingBehavior: UInt8, Sendable, Equatable {
     case heading
 }
 
-/// MapLibre's internal tracking sub-state (spec 2.5): Possible → (first fly) → Changed.
+/// MapLibre's internal tracking sub-state (tracking.md 2.5): Possible → (first fly) → Changed.
 public enum TrackingState: UInt8, Sendable, Equatable {
     /// Not yet tracking: the next location update flies to the user.
     case possible
@@ -88,7 +92,7 @@ public enum TrackingState: UInt8, Sendable, Equatable {
     case changed
 }
 
-/// Where the puck sits vertically while tracking (MapLibre `userLocationVerticalAlignment`, spec 5.1).
+/// Where the puck sits vertically while tracking (MapLibre `userLocationVerticalAlignment`, tracking.md 5.1).
 public enum VerticalAlignment: UInt8, Sendable, Equatable {
     case center
     case top

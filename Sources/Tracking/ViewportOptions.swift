@@ -1,4 +1,4 @@
-/// How the follow-puck camera bearing is chosen (Mapbox `FollowPuckViewportStateBearing`, spec 10.7).
+/// How the follow-puck camera bearing is chosen (Mapbox `FollowPuckViewportStateBearing`, tracking.md 10.7).
 public enum FollowPuckBearing: Sendable, Equatable {
     /// A fixed bearing, degrees.
     case constant(Double)
@@ -8,9 +8,9 @@ public enum FollowPuckBearing: Sendable, Equatable {
     case course
 }
 
-/// Mapbox `FollowPuckViewportStateOptions` (spec 10.7). Each nil field means "do not touch".
+/// Mapbox `FollowPuckViewportStateOptions` (tracking.md 10.7). Each nil field means "do not touch".
 /// Defaults are the UIKit ones: zoom **16.35**, pitch **45**, bearing `.heading`, padding nil (v11).
-/// (SwiftUI `.followPuck` uses bearing `.constant(0)` and pitch 0 — spec Q7; pass them explicitly.)
+/// (SwiftUI `.followPuck` uses bearing `.constant(0)` and pitch 0 — tracking.md Q7; pass them explicitly.)
 public struct FollowPuckOptions: Sendable, Equatable {
     public var zoom: Double?
     public var pitchDegrees: Double?
@@ -35,7 +35,7 @@ public enum OverviewGeometry: Sendable, Equatable {
     case boundingBox(southWest: GeoCoordinate, northEast: GeoCoordinate)
 }
 
-/// Mapbox `OverviewViewportStateOptions` (spec 10.8): geometryPadding zero, bearing **0**, pitch **0**,
+/// Mapbox `OverviewViewportStateOptions` (tracking.md 10.8): geometryPadding zero, bearing **0**, pitch **0**,
 /// padding nil (untouched), maxZoom nil (camera maximum), animation **1 s** linear (0 = jump).
 public struct OverviewOptions: Sendable, Equatable {
     public var geometry: OverviewGeometry

@@ -15,12 +15,12 @@ public struct MercatorPoint: Sendable, Equatable {
     }
 }
 
-/// Web Mercator maths of MapLibre / Mapbox (spec §12): 512-pt tiles, worldSize = 512 · 2^zoom,
+/// Web Mercator maths of MapLibre / Mapbox (tracking.md 12): 512-pt tiles, worldSize = 512 · 2^zoom,
 /// latitude clamped to ±85.051128779806604°, zoom 0...25.5, pitch 0...85.
 public enum WebMercator {
     /// WGS84 equatorial radius, metres (mbgl `util::EARTH_RADIUS_M`).
     public static let earthRadiusMeters = 6_378_137.0
-    /// Tile size, points (`util::tileSize_D`; spec 12.1).
+    /// Tile size, points (`util::tileSize_D`; tracking.md 12.1).
     public static let tileSizePoints = 512.0
     /// Largest latitude Web Mercator shows, degrees (`util::LATITUDE_MAX`).
     public static let maximumLatitudeDegrees = 85.051128779806604
@@ -30,13 +30,13 @@ public enum WebMercator {
     public static let maximumZoomLimit = 25.5
     /// Default maximum zoom (MapLibre `DEFAULT_MAX_ZOOM`, Mapbox CameraBoundsOptions): 22.
     public static let defaultMaximumZoom = 22.0
-    /// Default maximum pitch, degrees (MapLibre `DEFAULT_PITCH_MAX` = π/3; spec 12.5).
+    /// Default maximum pitch, degrees (MapLibre `DEFAULT_PITCH_MAX` = π/3; tracking.md 12.5).
     public static let defaultMaximumPitchDegrees = 60.0
-    /// Largest maximum pitch the configuration accepts, degrees (Mapbox's default; spec 12.5, Q5).
+    /// Largest maximum pitch the configuration accepts, degrees (Mapbox's default; tracking.md 12.5, Q5).
     public static let pitchLimitDegrees = 85.0
-    /// The core's default vertical field of view, radians: 2·atan(1/3) ≈ 0.6435 (36.87°; spec 12.6).
+    /// The core's default vertical field of view, radians: 2·atan(1/3) ≈ 0.6435 (36.87°; tracking.md 12.6).
     public static let verticalFieldOfViewRadians = 2 * atan(1.0 / 3.0)
-    /// MapLibre iOS `MLNAngularFieldOfView`, degrees, used only for camera altitude (spec 12.6).
+    /// MapLibre iOS `MLNAngularFieldOfView`, degrees, used only for camera altitude (tracking.md 12.6).
     public static let altitudeFieldOfViewDegrees = 30.0
 
     static let degreesToRadians = Double.pi / 180
@@ -74,7 +74,7 @@ public enum WebMercator {
         return GeoCoordinate(latitudeDegrees: clampLatitude(latitude), longitudeDegrees: longitude)
     }
 
-    /// Ground metres per screen point at a latitude and zoom (spec 12.2,
+    /// Ground metres per screen point at a latitude and zoom (tracking.md 12.2,
     /// mbgl `Projection::getMetersPerPixelAtLatitude`): cos(lat)·2πR / (512·2^z), lat clamped
     /// to ±85.0511°, zoom clamped to 0...25.5.
     public static func metersPerPoint(latitudeDegrees: Double, zoom: Double) -> Double {
@@ -92,7 +92,7 @@ public enum WebMercator {
     }
 
     /// Camera altitude in metres for a zoom, pitch, latitude and view height (MapLibre iOS
-    /// `MLNAltitudeForZoomLevel`, field of view 30°; spec 12.6).
+    /// `MLNAltitudeForZoomLevel`, field of view 30°; tracking.md 12.6).
     public static func altitudeMeters(zoom: Double, pitchDegrees: Double, latitudeDegrees: Double,
                                       viewHeightPoints: Double) -> Double {
         let metersTall = metersPerPoint(latitudeDegrees: latitudeDegrees, zoom: zoom) * viewHeightPoints

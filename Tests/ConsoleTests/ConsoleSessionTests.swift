@@ -70,9 +70,21 @@ struct ConsoleSessionTests {
         #expect(d.session.counters.errors == 2)
     }
 
+    /// The status and camera views say which source turned the map (tracking.md 1.5, 4.7).
+    @Test func statusAndCameraSayWhatTurnedTheMap() {
+        let d = ConsoleDriver(interactive: false)
+        #expect(d.type("status\n").contains("camera        zoom 0.00, bearing 271.3\u{00B0} (imuHeading), pitch 0.0\u{00B0}\n"))
+        #expect(d.type("camera\n").contains("bearing       271.3\u{00B0} true, turned by imuHeading\n"))
+        _ = d.type("json on\n")
+        #expect(d.type("status\n").contains(#""cameraBearingDegrees":271.30,"cameraBearingSource":"imuHeading""#))
+        #expect(d.type("camera\n").contains(#""bearingDegrees":271.300,"bearingSource":"imuHeading""#))
+    }
+
     @Test func acknowledgementsReadTheStateBack() {
         let d = ConsoleDriver(interactive: false)
-        #expect(d.type("zoom 12\n") == "camera 38.1105013 N 122.6269235 W, zoom 3.00, bearing 271.3\u{00B0}, pitch 0.0\u{00B0}, mode followWithHeading\n")
+        // The realistic state entered followWithHeading without animation at zoom 0: the follow ease
+        // that ran at once ended the 0.3 s zoom-floor ease at its start (one transition, tracking.md 3.8).
+        #expect(d.type("zoom 12\n") == "camera 38.1105010 N 122.6269230 W, zoom 0.00, bearing 271.3\u{00B0}, pitch 0.0\u{00B0}, mode followWithHeading\n")
         #expect(d.type("show\n") == "showsUserLocation on\n")
         #expect(d.type("accuracy\n") == "authorization authorized, accuracy full\n")
         #expect(d.type("viewport\n") == "viewport idle\n")

@@ -55,7 +55,7 @@ struct TrackingRenderingTests {
         #expect(values[2] == "fan 60.0")
         #expect(values[3] == "15.0 45.0")
         #expect(values[4] == "followWithHeading changed idle")
-        #expect(values[5] == "0.15")
+        #expect(values[5] == "0.25")
         #expect(values[6].contains("'didChangeTrackingMode'") && values[6].contains("'willStartLocatingUser'"))
     }
 
@@ -82,7 +82,7 @@ struct TrackingRenderingTests {
         TrackingText.appendLine(puck: core.puck, camera: core.camera, to: &out)
         let line = out.string
         #expect(line.hasPrefix("t=2.000s puck 52.522000000,13.413300000 ±8.00m @400,240 pinned dot brg 45.0° imuHeading fan 60°"))
-        #expect(line.contains("| cam ") && line.contains(" z15.0000 brg 45.0° pitch 0.0° followWithHeading/changed viewport idle"))
+        #expect(line.contains("| cam ") && line.contains(" z15.0000 brg 45.0° imuHeading pitch 0.0° followWithHeading/changed viewport idle"))
         #expect(line.hasSuffix("\n"))
     }
 

@@ -78,17 +78,6 @@ func utc(_ year: Int64, _ month: Int64, _ day: Int64, _ h: Int64 = 0, _ m: Int64
         }
     }
 
-    @Test func modeFromGSAElseAltitudeAndSatellites() {
-        let (fixes, _) = assemble([
-            "$GPGGA,000001.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,",   // 3D: altitude, 8 sats
-            "$GPGGA,000002.00,4807.0380,N,01131.0000,E,1,03,0.9,545.4,M,46.9,M,,",   // 2D: 3 satellites
-            "$GPGGA,000003.00,4807.0380,N,01131.0000,E,1,08,0.9,,M,,M,,",            // 2D: no altitude
-            "$GPGGA,000004.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,",
-            "$GPGSA,A,2,01,02,03,04,05,06,07,08,,,,,1.5,0.8,1.2",                    // 2D: GSA says so
-        ])
-        #expect(fixes.map(\.mode) == [.threeD, .twoD, .twoD, .twoD])
-    }
-
     @Test func duplicateGGAFromSeveralTalkersSumSatellites() {
         let (fixes, _) = assemble([
             "$GPGGA,020935.000,4404.1351,N,12118.8556,W,1,08,0.9,1123.9,M,-19.6,M,,0000",

@@ -31,6 +31,32 @@ import TestSupport
         #expect(secondPassFixes > 700)
     }
 
+    @Test func feedingWithTimesAndQuietClosesAllocatesNothing() {
+        // As the device feeds it: each 256-byte read with its time (300 ms apart, so that epochs also
+        // close for a quiet line), and the quiet-line close whenever its deadline has passed.
+        var pipeline = NMEAPipeline()
+        var fixes = 0
+        var quietCloses = 0
+        func pass(_ raw: UnsafeRawBufferPointer, from start: Int64) -> Int64 {
+            var now = start
+            var offset = 0
+            while offset < raw.count {
+                let n = min(256, raw.count - offset)
+                pipeline.feed(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + n]), nowNanoseconds: now) { _ in fixes += 1 }
+                offset += n
+                now += 300_000_000
+                if let deadline = pipeline.deadlineNanoseconds, deadline <= now {
+                    pipeline.closeIfQuiet(nowNanoseconds: now) { _ in quietCloses += 1 }
+                }
+            }
+            return now
+        }
+        let end = Self.corpus.withUnsafeBytes { pass($0, from: 0) }
+        let allocations = Self.corpus.withUnsafeBytes { raw in allocationCount { _ = pass(raw, from: end) } }
+        #expect(allocations == 0)
+        #expect(fixes + quietCloses > 1_400 && quietCloses > 100)
+    }
+
     @Test func freshPipelineAllocatesNothing() {
         // Even the first use of a new pipeline (after the code paths were warmed once) is allocation-free.
         Self.corpus.withUnsafeBytes { raw in

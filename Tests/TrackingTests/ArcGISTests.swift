@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §11: ArcGIS LocationDisplay auto-pan modes as aliases with their own rules.
+/// tracking.md 11: ArcGIS LocationDisplay auto-pan modes as aliases with their own rules.
 struct ArcGISTests {
     @Test func rule_11_1_aliasesMapToMapLibreBehaviours() {
         #expect(TrackingMode.off.behavior == .none && TrackingMode.recenter.behavior == .follow)
@@ -38,10 +38,15 @@ struct ArcGISTests {
         core.updateLocation(makeFix(offset(here, northMeters: 110 * mpp)), atNanoseconds: t + ms(10))
         core.tick(atNanoseconds: t + ms(20))
         #expect(!core.camera.isAnimating)   // 110 pt < 120 pt: inside
-        core.updateLocation(makeFix(offset(here, northMeters: 130 * mpp)), atNanoseconds: t + ms(30))
-        core.tick(atNanoseconds: t + ms(40))
+        // The symbol wanders (not pinned at the anchor, tracking.md 5.4): it is drawn ~110 pt above the centre
+        // once its 1 s move ends.
+        core.tick(atNanoseconds: t + ms(1020))
+        #expect(!core.puck.isPinnedToAnchor)
+        #expect(abs(core.puck.screenPoint.yPoints - (240 - 110)) <= 1)
+        core.updateLocation(makeFix(offset(here, northMeters: 130 * mpp)), atNanoseconds: t + ms(1030))
+        core.tick(atNanoseconds: t + ms(1040))
         #expect(core.camera.isAnimating)    // outside: re-centre
-        run(&core, from: t + ms(40), to: t + 2 * second)
+        run(&core, from: t + ms(1040), to: t + 3 * second)
         #expect(near(core.camera.center.latitudeDegrees, offset(here, northMeters: 130 * mpp).latitudeDegrees, 1e-12))
         // Factor 0: pan on every fix, even a sub-point move.
         var (eager, t3) = followingCore(zoom: 16, mode: .recenter) { $0.wanderExtentFactor = 0 }

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §7 (showsUserLocation lifecycle, authorization) and reduced accuracy coarsening.
+/// tracking.md 7 (showsUserLocation lifecycle, authorization) and reduced accuracy coarsening.
 struct AuthorizationTests {
     @Test func rule_7_1_showingTheLocationStartsLocating() {
         var core = makeCore()
@@ -35,9 +35,14 @@ struct AuthorizationTests {
 
     @Test func rule_7_4_reducedWhileTrackingRequestsTemporaryFullAccuracy_Q12() {
         var (core, t) = followingCore()
+        let center = core.camera.center
         core.changeAuthorization(status: .authorized, accuracy: .reduced, atNanoseconds: t)
         #expect(drain(&core) == [.didChangeAuthorization(.authorized, .reduced), .didChangeAuthorization(.authorized, .full)])
         #expect(core.authorization.accuracy == .full)
+        // The grant is decided at once: the positions never go coarse, so neither the puck nor the camera
+        // heads for the grid cell.
+        core.tick(atNanoseconds: t + ms(500))
+        #expect(!core.camera.isAnimating && core.camera.center == center && core.puck.style == .dot)
         // Not tracking: no automatic request.
         var idle = makeCore()
         idle.changeAuthorization(status: .authorized, accuracy: .reduced, atNanoseconds: 0)

@@ -2,7 +2,7 @@ import Testing
 import NMEA
 @testable import Tracking
 
-/// `TrackingConfiguration` validation, the event ring, fix filtering (spec 1.4) and time handling.
+/// `TrackingConfiguration` validation, the event ring, fix filtering (tracking.md 1.4) and time handling.
 struct ConfigurationAndEventTests {
     @Test func defaultsAreValidAndMatchTheSpec() {
         let c = TrackingConfiguration()

@@ -2,7 +2,7 @@ import Testing
 import NMEA
 @testable import Tracking
 
-/// Spec §1.1–1.3, §4 and the bearing fallback of issue 4.
+/// tracking.md 1.1–1.3, tracking.md 4 and the bearing fallback of issue 4.
 struct HeadingTests {
     func imu(_ heading: Double, accuracy: Double = 5, at t: Int64) -> HeadingSample {
         HeadingSample(timeNanoseconds: t, trueHeadingDegrees: heading, magneticHeadingDegrees: heading,
@@ -143,7 +143,8 @@ struct HeadingTests {
     }
 
     @Test func rule_12_7_puckBearingWraps350To10ThroughZero() {
-        var core = makeCore()
+        // Mapbox's heading interpolator (0.3 s); MapLibre's puck turns at once (tracking.md 8.5).
+        var core = makeCore { $0.puckSmoothing = .mapbox }
         core.setShowsUserLocation(true, atNanoseconds: 0)
         core.updateLocation(makeFix(berlin), atNanoseconds: 0)
         core.updateHeading(imu(350, at: 0))
@@ -160,6 +161,13 @@ struct HeadingTests {
         #expect(seen.allSatisfy { $0 >= 350 || $0 <= 10 })
         #expect(near(seen[5], 0, 1e-9))   // halfway at 0.15 s
         #expect(seen.last == 10)
+        var mapLibre = makeCore()
+        mapLibre.setShowsUserLocation(true, atNanoseconds: 0)
+        mapLibre.updateLocation(makeFix(berlin), atNanoseconds: 0)
+        mapLibre.updateHeading(imu(350, at: 0))
+        mapLibre.updateHeading(imu(10, at: second))
+        mapLibre.tick(atNanoseconds: second)
+        #expect(mapLibre.puck.bearingDegrees == 10)
     }
 
     @Test func rule_11_1_compassNavigationMagneticReference_Q11() {

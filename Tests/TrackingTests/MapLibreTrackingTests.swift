@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Spec §2–§3: MapLibre Native iOS user tracking modes and the camera per fix.
+/// tracking.md 2, 3: MapLibre Native iOS user tracking modes and the camera per fix.
 struct MapLibreTrackingTests {
     @Test func rule_2_1_defaultModeNoneAndLocationOff() {
         var core = makeCore()
@@ -188,6 +188,7 @@ struct MapLibreTrackingTests {
     @Test func rule_3_4_followEaseLinearReachesTargetAtExactlyOneSecond() {
         var (core, t) = followingCore(zoom: 16)
         let from = core.camera.center
+        let zoom = core.camera.zoom
         let target = offset(from, northMeters: 50)
         let t1 = t + ms(100)
         core.updateLocation(makeFix(target), atNanoseconds: t1)
@@ -202,7 +203,7 @@ struct MapLibreTrackingTests {
         core.tick(atNanoseconds: t1 + second)
         #expect(!core.camera.isAnimating)
         #expect(near(core.camera.center.latitudeDegrees, target.latitudeDegrees, 1e-12))
-        #expect(core.camera.zoom == 16)
+        #expect(core.camera.zoom == zoom)
     }
 
     @Test func rule_3_4_dynamicDurationIsFixIntervalCappedAtOneSecond() {

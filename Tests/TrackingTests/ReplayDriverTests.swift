@@ -103,7 +103,7 @@ struct ReplayDriverTests {
         #expect(driver.core.puck.isVisible && driver.core.puck.isPinnedToAnchor)
         #expect(WebMercator.distanceMeters(driver.core.puck.coordinate, end) < 0.01)
         // Animated from the default camera (zoom 0 at 0°,0°): the first fly to zoom 14 outlasts this
-        // short log, and MapLibre stores no fix while it runs (state Began, spec 2.5).
+        // short log, and MapLibre stores no fix while it runs (state Began, tracking.md 2.5).
         let (flying, _) = replay(entries, mode: .follow, drainSeconds: 0)
         #expect(flying.core.currentTrackingState == .began)
         #expect(WebMercator.distanceMeters(flying.core.userLocation!.coordinate, start) < 1e-6)

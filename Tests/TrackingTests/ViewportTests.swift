@@ -1,7 +1,7 @@
 import Testing
 @testable import Tracking
 
-/// Spec §10.7–10.12: Mapbox viewport states and transitions.
+/// tracking.md 10.7–10.12: Mapbox viewport states and transitions.
 struct ViewportTests {
     /// A core showing a location at Berlin with a heading of 30°, camera at `zoom`, bearing `bearing`.
     func viewportCore(zoom: Double, bearing: Double = 0, cameraOffsetMeters: Double = 0,
