@@ -13,8 +13,8 @@
 /// differs from the heading by nearly 180° is a reversing vehicle and is ignored; any other difference
 /// beyond `courseRejectionDegrees` is ignored too (a skid, a multipath course), unless it persists for
 /// `courseRecoverySeconds` of aiding conditions — then the heading is what is wrong and the course
-/// resets it. A fix arrives up to an epoch period after its own time: its course is compared with the
-/// heading of that moment (`HeadingHistory`). Assumes the board's x axis points forward along the
+/// resets it. A fix may arrive up to a receiver period after its own time: its course is compared with
+/// the heading of that moment (`HeadingHistory`). Assumes the board's x axis points forward along the
 /// vehicle (the mounting orientation).
 public struct CourseAiding: Sendable {
     /// The magnetometer's offset learned against the course (sensor frame), µT: subtracted from every

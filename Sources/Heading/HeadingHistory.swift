@@ -1,7 +1,7 @@
 /// The heading of the last few seconds, one entry every `spacingNanoseconds`: a GNSS fix describes
-/// the vehicle's velocity at the fix's own time, which is up to an epoch period before the fix
-/// arrives (the epoch assembler completes an epoch when the next one begins), so its course is
-/// compared with the heading of that moment. Fixed size, no allocation.
+/// the vehicle's velocity at the fix's own time, which can be up to a receiver period before the fix
+/// arrives (an epoch closed on a quiet line or by the next epoch), so its course is compared with the
+/// heading of that moment. Fixed size, no allocation.
 public struct HeadingHistory: Sendable {
     private var times = InlineArray<32, Int64>(repeating: Int64.min)
     private var headings = InlineArray<32, Double>(repeating: 0)

@@ -179,7 +179,7 @@ extension SyntheticDrive {
             let now = samples[i].timestampNanoseconds
             while next < epochs.count && epochs[next].arrivalNanoseconds <= now {
                 epochs[next].bytes.withUnsafeBytes { raw in
-                    pipeline.feed(raw) { fix in estimator.update(fix: fix, receivedAtNanoseconds: now) }
+                    pipeline.feed(raw, nowNanoseconds: now) { fix in estimator.update(fix: fix, receivedAtNanoseconds: now) }
                 }
                 next += 1
             }
