@@ -104,6 +104,9 @@ public struct AHRSFilter: Sendable {
     /// GPS speed above which the vehicle is moving (no gyro-bias learning), m/s.
     public static let movingSpeedMetersPerSecond = 0.5
 
+    /// Time constant of the heading during start-up, seconds.
+    public static let startupHeadingSeconds = 0.5
+
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
 
@@ -311,6 +314,12 @@ public struct AHRSFilter: Sendable {
         let verticalRate = gyro.dot(Vector3(m.6, m.7, m.8))      // earth z in the sensor frame
         headingVariance.predict(verticalRateDegreesPerSecond: verticalRate * Angle.degreesPerRadian, dt: dt,
                                 configuration: c)
+        if startup {
+            // The tilt is still settling: the heading follows the magnetometer with a 0.5 s time
+            // constant (gain dt/0.5 s) instead of averaging readings taken under a wrong tilt.
+            headingVariance.keepAtLeast(degreesSquared: c.magneticNoiseDegreesRootSecond * c.magneticNoiseDegreesRootSecond
+                                        / AHRSFilter.startupHeadingSeconds)
+        }
         var magGainUsed = 0.0
         var innovationUsed: Double? = nil
         let aided = course.isAiding(atNanoseconds: lastTimestampNanoseconds, configuration: c)

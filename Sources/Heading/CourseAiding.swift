@@ -52,10 +52,12 @@ public struct CourseAiding: Sendable {
             && c.courseAidingSpeedMetersPerSecond > 0
     }
 
-    /// Records the filter's heading (degrees) at `now` for the fixes to come.
+    /// Records the filter's heading (degrees, computed only when an entry is due) at `now` for the
+    /// fixes to come.
     @inline(__always)
-    public mutating func record(headingDegrees: Double, atNanoseconds now: Int64) {
-        history.record(headingDegrees: headingDegrees, atNanoseconds: now)
+    public mutating func record(headingDegrees: @autoclosure () -> Double, atNanoseconds now: Int64) {
+        guard history.isDue(atNanoseconds: now) else { return }
+        history.record(headingDegrees: headingDegrees(), atNanoseconds: now)
     }
 
     /// One fix's course (degrees from magnetic north) and speed (m/s), arriving at `now` but measured

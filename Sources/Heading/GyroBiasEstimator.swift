@@ -16,8 +16,6 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     public private(set) var biasRadiansPerSecond: Vector3
     /// Covariance of the estimate, (rad/s)².
     public private(set) var covariance: SymmetricMatrix3
-    /// Seconds of rest committed to the estimate in total.
-    public private(set) var updatingSeconds: Double = 0
     /// The rest detector.
     public private(set) var rest = RestDetector()
     /// Low-passed accelerometer and magnetometer directions, and their values when the rest period
@@ -126,7 +124,6 @@ public struct GyroBiasEstimator: Sendable, Equatable {
         update(row: Vector3(1, 0, 0), innovation: mean.x - biasRadiansPerSecond.x, noise: noise)
         update(row: Vector3(0, 1, 0), innovation: mean.y - biasRadiansPerSecond.y, noise: noise)
         update(row: Vector3(0, 0, 1), innovation: mean.z - biasRadiansPerSecond.z, noise: noise)
-        updatingSeconds += seconds
     }
 
     /// The Kalman update with a motion observation: `east`, `north` = the measured offset (rad/s)

@@ -12,10 +12,16 @@ public struct HeadingHistory: Sendable {
 
     public init() {}
 
-    /// Records the heading (degrees) at `now`, when the spacing since the last entry has passed.
+    /// True when an entry is due at `now` (the spacing since the last one has passed).
+    @inline(__always)
+    public func isDue(atNanoseconds now: Int64) -> Bool {
+        newest < 0 || now &- times[newest] >= HeadingHistory.spacingNanoseconds || now < times[newest]
+    }
+
+    /// Records the heading (degrees) at `now`, when an entry is due.
     @inline(__always)
     public mutating func record(headingDegrees: Double, atNanoseconds now: Int64) {
-        if newest >= 0 && now &- times[newest] < HeadingHistory.spacingNanoseconds && now >= times[newest] { return }
+        guard isDue(atNanoseconds: now) else { return }
         newest = (newest + 1) & 31
         times[newest] = now
         headings[newest] = headingDegrees

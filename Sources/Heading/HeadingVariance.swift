@@ -45,6 +45,13 @@ public struct HeadingVariance: Sendable, Equatable {
         degreesSquared = min(HeadingVariance.unknownDegreesSquared, degreesSquared + (drift * drift + s * s) * dt)
     }
 
+    /// Keeps the variance at least `minimum` degrees² (during start-up: the tilt is still settling,
+    /// so what the magnetometer said then must not be averaged in for long).
+    @inline(__always)
+    public mutating func keepAtLeast(degreesSquared minimum: Double) {
+        if degreesSquared < minimum { degreesSquared = minimum }
+    }
+
     /// Adds the variance of a rotation the gyro could not see (samples lost), degrees².
     @inline(__always)
     public mutating func addUnseen(degreesSquared unseen: Double) {

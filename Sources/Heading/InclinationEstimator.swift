@@ -29,9 +29,6 @@ public struct InclinationEstimator: Sendable, Equatable {
     @inline(__always)
     public var orientation: Quaternion { tiltCorrection * gyroOrientation }
 
-    /// The low-passed specific force in E6, m/s² (≈ (0, 0, g) when the tilt is right).
-    public var filteredSpecificForce: Vector3 { tiltCorrection.rotate(stage2) }
-
     /// Starts from one accelerometer reading (the board level with it).
     public mutating func reset(accel: Vector3) {
         gyroOrientation = .identity

@@ -29,6 +29,19 @@ import Glibc
         #expect((f.orientation * truth.conjugate).angleDegrees < 1e-9)
     }
 
+    /// A bad first sample (the accelerometer read mid-update: 30° off) sets a wrong tilt and heading;
+    /// start-up averages it away instead of carrying it into the heading for a minute.
+    @Test func aBadFirstSampleIsForgottenDuringStartUp() {
+        var f = AHRSFilter()
+        var first = Self.sample(0, Self.heading(80))
+        first.accelerationMetersPerSecondSquared = Quaternion.rotationVector(Vector3(0.5, 0, 0)).rotate(first.accelerationMetersPerSecondSquared)
+        f.update(first)
+        var t = 0.0
+        while t < 5 { t += 0.01; f.update(Self.sample(t, Self.heading(80))) }
+        #expect(abs(Angle.wrap180(f.orientation.headingDegrees - 80)) < 0.5, "heading \(f.orientation.headingDegrees)°")
+        #expect(abs(f.orientation.rollDegrees) < 0.5)
+    }
+
     @Test func timeStepComesFromTimestamps() {
         // 90 °/s about the vertical, samples with ±4 ms jitter, no magnetometer: pure integration.
         var f = AHRSFilter()
