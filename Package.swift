@@ -28,16 +28,19 @@ let package = Package(
         .target(name: "NMEA", swiftSettings: strict),
         .target(name: "Heading", dependencies: ["NMEA"], swiftSettings: strict),
         .target(name: "Tracking", dependencies: ["NMEA"], swiftSettings: strict),
-        .target(name: "Console", dependencies: ["NMEA", "Heading", "Tracking"], swiftSettings: strict),
+        // The receiver's command languages (UBX, PMTK) and the configuration state machine.
+        .target(name: "Receiver", swiftSettings: strict),
+        .target(name: "Console", dependencies: ["NMEA", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
         // Thin edges: real hardware backends and their simulated twins.
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading"], swiftSettings: strict),
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading", "Receiver"],
+                swiftSettings: strict),
 
         // The device: wires sources, core, GPIO and console into one loop.
-        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
-                                              "CBundledData"],
+        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
+                                              "Hardware", "CBundledData"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
 
@@ -51,7 +54,9 @@ let package = Package(
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "NMEA", "Receiver", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),

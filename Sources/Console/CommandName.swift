@@ -21,6 +21,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case leds
     case stats
     case events
+    case nmea
     case config
     case watch
     case json
@@ -29,7 +30,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case quit
 
     /// Number of command words (`rawValue` runs 0 ..< count).
-    public static let count = 26
+    public static let count = 27
 
     /// The command at `index` in listing order (0 ..< count).
     public static func at(_ index: Int) -> ConsoleCommandName {
@@ -59,6 +60,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
         case .leds: "leds"
         case .stats: "stats"
         case .events: "events"
+        case .nmea: "nmea"
         case .config: "config"
         case .watch: "watch"
         case .json: "json"
@@ -71,13 +73,13 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     /// True for the views `watch` can redraw.
     public var isWatchable: Bool {
         switch self {
-        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events: true
+        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events, .nmea: true
         default: false
         }
     }
 
     /// Every watchable view, as shown in messages.
-    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events"
+    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events, nmea"
 
     /// The command named by `word` (ASCII case ignored; aliases `exit` and `?` included), or nil.
     public static func lookup(_ word: UnsafeRawBufferPointer) -> ConsoleCommandName? {

@@ -22,6 +22,16 @@ extension Arguments {
             }
     }
 
+    func nmea() -> Result<ConsoleCommand, CommandError> {
+        if argumentCount == 0 { return .success(.view(.nmea(count: CommandParser.Limits.defaultNMEACount))) }
+        if argumentCount > 1 { return error(.unexpectedArgument, word: 2) }
+        return number(at: 1, "a whole number of lines", (1, Double(NMEASentenceLog.capacity)), unit: "lines")
+            .flatMap { value in
+                value == value.rounded(.down) ? .success(.view(.nmea(count: Int(value))))
+                    : error(.notANumber(what: "a whole number of lines"), word: 1)
+            }
+    }
+
     func mode() -> Result<ConsoleCommand, CommandError> {
         if argumentCount == 0 { return .success(.mode(.show)) }
         if argumentCount > 2 { return error(.unexpectedArgument, word: 3) }
@@ -202,6 +212,7 @@ extension Arguments {
         case .leds: view = .leds
         case .stats: view = .stats
         case .events: view = .events(count: CommandParser.Limits.defaultEventCount)
+        case .nmea: view = .nmea(count: CommandParser.Limits.defaultNMEACount)
         default: view = .status
         }
         return .success(.watch(view, hertz: hertz))

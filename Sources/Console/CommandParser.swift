@@ -27,6 +27,8 @@ public enum CommandParser {
         public static let configKeyLength = 48
         /// Events shown by `events` without N.
         public static let defaultEventCount = 10
+        /// Lines shown by `nmea` without N.
+        public static let defaultNMEACount = 20
         /// Watch rate without HZ.
         public static let defaultWatchHertz = 1.0
     }
@@ -79,6 +81,7 @@ struct Arguments {
         case .quit: return noArguments(.quit(.command))
         case .help: return help()
         case .events: return events()
+        case .nmea: return nmea()
         case .mode: return mode()
         case .viewport: return viewport()
         case .show:

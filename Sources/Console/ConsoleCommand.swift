@@ -8,7 +8,8 @@ import Tracking
 public enum ConsoleCommand: Sendable, Equatable {
     /// `help` (all commands) or `help CMD`.
     case help(ConsoleCommandName?)
-    /// A state view: `status`, `gps`, `sats`, `heading`, `puck`, `camera`, `leds`, `stats`, `events [N]`.
+    /// A state view: `status`, `gps`, `sats`, `heading`, `puck`, `camera`, `leds`, `stats`, `events [N]`,
+    /// `nmea [N]`.
     case view(ConsoleView)
     /// `version`.
     case version
@@ -80,6 +81,8 @@ public enum ConsoleView: Sendable, Equatable {
     case stats
     /// The last `count` tracking events (1...ConsoleEventLog.capacity).
     case events(count: Int)
+    /// The receiver's last `count` lines (1...NMEASentenceLog.capacity); watched, the new lines stream.
+    case nmea(count: Int)
 
     /// The command word of the view.
     public var name: ConsoleCommandName {
@@ -93,6 +96,7 @@ public enum ConsoleView: Sendable, Equatable {
         case .leds: .leds
         case .stats: .stats
         case .events: .events
+        case .nmea: .nmea
         }
     }
 }

@@ -96,6 +96,11 @@ extension ConsoleSession {
             if json { EventsView.appendJSON(state.events, count: count, to: &reply) } else {
                 EventsView.appendText(state.events, count: count, to: &reply)
             }
+        case .nmea(let count):
+            if json { NMEAView.appendJSON(state.nmea, count: count, to: &reply) } else {
+                NMEAView.appendText(state.nmea, count: count,
+                                    startNanoseconds: state.device.nowNanoseconds &- state.device.uptimeNanoseconds, to: &reply)
+            }
         }
     }
 

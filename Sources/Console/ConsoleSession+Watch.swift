@@ -15,6 +15,10 @@ extension ConsoleSession {
         guard var w = watch, w.isDue(at: now) else { return }
         w.advance(from: now)
         defer { watch = w }
+        if w.streams {
+            stream(&w, state: state)
+            return
+        }
         let inPlace = options.interactive && !jsonMode
         if options.interactive && output.count > 0 {
             // The terminal has not taken the previous frame yet: drawing another would only queue a
@@ -34,6 +38,31 @@ extension ConsoleSession {
             reply.append(UInt8(ascii: "\n"))   // a blank line between frames
             commitReply()
         }
+        w.frames += 1
+        counters.watchFrames += 1
+    }
+
+    /// `watch nmea`: the lines that arrived since the last tick, as many as the output has room for
+    /// (the rest wait for the next tick; lines overwritten meanwhile are counted in one line).
+    mutating func stream(_ w: inout WatchSchedule, state: borrowing ConsoleState) {
+        reply.removeAll()
+        let start = state.device.nowNanoseconds &- state.device.uptimeNanoseconds
+        var next: UInt64
+        if let n = w.nextLine {
+            next = n
+        } else {
+            next = state.nmea.recorded
+            if !jsonMode {
+                reply.append("the receiver's traffic as it arrives (> = sent by puckd; ")
+                reply.append(options.interactive ? "Ctrl-C or q stops)\n" : "the next command stops)\n")
+            }
+        }
+        let room = min(reply.capacity, max(0, outputRoom / 2 - 64))
+        guard case .nmea = w.view else { return }
+        NMEAView.appendNew(state.nmea, next: &next, startNanoseconds: start, json: jsonMode, room: room, to: &reply)
+        w.nextLine = next
+        guard reply.count > 0 else { return }
+        commitReply()
         w.frames += 1
         counters.watchFrames += 1
     }

@@ -1,5 +1,6 @@
 import NMEA
 import Heading
+import Receiver
 import Tracking
 
 /// Everything the console can show, as the module types themselves: the device keeps one
@@ -23,6 +24,11 @@ public struct ConsoleState: Sendable {
     public var assembler = AssemblerCounters()
     /// The recent tracking events.
     public var events = ConsoleEventLog()
+    /// The receiver's recent traffic (`nmea`, `watch nmea`).
+    public var nmea = NMEASentenceLog()
+    /// The receiver: who it is and how its configuration went; its UBX frame counters.
+    public var receiver = ReceiverStatus()
+    public var ubxFrames = UBXFrameCounters()
     /// What only the device knows.
     public var device = ConsoleDeviceState()
 

@@ -24,6 +24,7 @@ public enum HelpText {
         case .leds: "leds"
         case .stats: "stats"
         case .events: "events [N]"
+        case .nmea: "nmea [N]"
         case .config: "config [KEY [VALUE]] | config save"
         case .watch: "watch CMD [HZ]"
         case .json: "json [on|off]"
@@ -56,6 +57,7 @@ public enum HelpText {
         case .leds: "LED states and patterns"
         case .stats: "every counter: sentences, drops, I2C errors, GPIO events, ticks, console"
         case .events: "the last N tracking events"
+        case .nmea: "the receiver's raw sentences and puckd's commands to it (watch nmea: as they arrive)"
         case .config: "show or change configuration values, or save them"
         case .watch: "redraw a view in place HZ times per second (Ctrl-C stops)"
         case .json: "reply with one JSON object per line"
@@ -157,6 +159,14 @@ public enum HelpText {
             """
         case .events:
             "The last N tracking events (1…64, default 10) with their time in seconds since start.\n"
+        case .nmea:
+            """
+            The last N lines (1…64, default 20) of the receiver's traffic, as it arrived: NMEA sentences with \
+            their checksum, UBX frames as name, class, id, length and payload bytes in hex, and after `>` the \
+            commands puckd sent to configure the receiver; each with its time in seconds since start. \
+            `watch nmea` prints the new lines as they arrive (at most 64 are kept: a line the console had no \
+            room for is counted, not shown).\n
+            """
         case .config:
             """
             Without KEY, lists every configuration value. With KEY, prints one. With KEY VALUE, sets it \
@@ -168,7 +178,8 @@ public enum HelpText {
             """
             Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events) in place HZ times \
             per second, 0.1…60, default 1. Ctrl-C (or q) stops. Without a terminal, prints one frame per \
-            interval; in json mode, one JSON line per frame.\n
+            interval; in json mode, one JSON line per frame. watch nmea prints the receiver's new lines as \
+            they arrive instead (every 50 ms; HZ does not apply).\n
             """
         case .json:
             """

@@ -13,6 +13,8 @@ public enum StatsView {
         group("nmea assembler", &out)
         forEachAssemblerCounter(state.assembler) { name, value in line(name, value, &out) }
         line("skyViewDroppedSignals", Int64(state.skyView.droppedEntries), &out)
+        group("receiver", &out)
+        ReceiverView.forEachCounter(state.receiver, state.ubxFrames) { name, value in line(name, value, &out) }
         group("tracking", &out)
         if let t = state.tracking {
             line("timeRegressions", Int64(truncatingIfNeeded: t.timeRegressionCount), &out)
@@ -63,6 +65,10 @@ public enum StatsView {
         g = JSONWriter.begin(&out)
         forEachAssemblerCounter(state.assembler) { name, value in g.integer(name, value, &out) }
         g.integer("skyViewDroppedSignals", state.skyView.droppedEntries, &out)
+        g.end(&out)
+        o.key("receiver", &out)
+        g = JSONWriter.begin(&out)
+        ReceiverView.forEachCounter(state.receiver, state.ubxFrames) { name, value in g.integer(name, value, &out) }
         g.end(&out)
         o.key("tracking", &out)
         g = JSONWriter.begin(&out)

@@ -34,6 +34,8 @@ public enum StatusView {
         }
         out.append("\nsatellites    ")
         appendSatellites(state.skyView, fix: state.fix, to: &out)
+        out.append("\nreceiver      ")
+        ReceiverView.appendSummary(state.receiver, to: &out)
         out.append("\nheading       ")
         if let h = state.heading {
             if let t = h.trueHeadingDegrees { RenderFormat.degrees(t, to: &out); out.append(" true, ") }
@@ -152,6 +154,8 @@ public enum StatusView {
         let (used, inView) = satelliteCounts(state.skyView, fix: state.fix)
         o.integer("satellitesUsed", used, &out)
         o.integer("satellitesInView", inView, &out)
+        o.key("receiver", &out)
+        ReceiverView.appendJSON(state.receiver, to: &out)
         o.key("heading", &out)
         if let h = state.heading {
             var g = JSONWriter.begin(&out)

@@ -11,6 +11,17 @@ public struct WatchSchedule: Sendable, Equatable {
     public var nextDueNanoseconds: Int64?
     /// Frames drawn so far (skipped ones not counted).
     public var frames: Int64 = 0
+    /// A streaming view (`nmea`): the next line to print; nil until the first frame.
+    public var nextLine: UInt64?
+
+    /// How often a streaming view prints what came since.
+    public static let streamIntervalNanoseconds: Int64 = 50_000_000
+
+    /// True for views whose new lines are printed as they come instead of redrawn.
+    public var streams: Bool {
+        if case .nmea = view { return true }
+        return false
+    }
 
     public init(view: ConsoleView, hertz: Double) {
         self.view = view
@@ -27,6 +38,11 @@ public struct WatchSchedule: Sendable, Equatable {
     /// Schedules the frame after the one drawn at `now`: one interval after the previous due time,
     /// or after `now` when the device fell behind by a whole interval (no burst of catch-up frames).
     public mutating func advance(from now: Int64) {
+        if streams {
+            // New lines go out 20 times a second whatever HZ says: as they arrive, in few writes.
+            nextDueNanoseconds = now &+ Self.streamIntervalNanoseconds
+            return
+        }
         let base = nextDueNanoseconds ?? now
         var next = base &+ intervalNanoseconds
         if next <= now { next = now &+ intervalNanoseconds }

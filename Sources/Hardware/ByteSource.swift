@@ -20,6 +20,11 @@ public protocol ByteSource: ~Copyable {
     var counters: SourceCounters { get }
     /// Reads what is available now into `buffer` without blocking (see the protocol's contract).
     mutating func read(into buffer: UnsafeMutableRawBufferPointer, nowNanoseconds: Int64) throws(SourceError) -> Int
+    /// True when commands can be written to the receiver (a serial port); false for files, TCP, gpsd.
+    var isWritable: Bool { get }
+    /// Writes `bytes` to the receiver without blocking: the count written (0 when the port cannot take
+    /// them now), or -errno (not open, an error). Sources that cannot be written return -EBADF.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> Int
 }
 
 /// What a source asks of the device loop's poll(): a descriptor with events, and a monotonic

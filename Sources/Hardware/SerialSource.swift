@@ -70,6 +70,17 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
         }
     }
 
+    public var isWritable: Bool { true }
+
+    /// Writes commands to the receiver (see `ByteSource.write`); -EBADF while the port is closed.
+    public mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> Int {
+        switch handle {
+        case .libserialport(let port): return port.write(bytes)
+        case .termios(let port): return port.write(bytes)
+        case .closed: return -Int(EBADF)
+        }
+    }
+
     /// Sets the line speed now (when open; unread input is flushed) and for every later open. An
     /// unsupported rate throws `.unsupportedBaudRate` and leaves the current rate in place.
     public mutating func setBaudRate(_ rate: Int, nowNanoseconds: Int64) throws(SourceError) {

@@ -112,6 +112,20 @@ public struct BaudRateSearch: Sendable {
         return .keep
     }
 
+    /// The port was set to `baud` by something else (the receiver configurator switched receiver and
+    /// port): continue from there as locked, so the search resumes only when that rate stops giving
+    /// valid sentences. A rate not among the candidates takes the current candidate's slot.
+    public mutating func adopt(baud: Int, framer: borrowing SentenceFramer, nowNanoseconds now: Int64) {
+        var i = 0
+        while i < candidateCount && Int(candidates[i]) != baud { i += 1 }
+        if i == candidateCount { candidates[index] = Int32(clamping: baud) } else { index = i }
+        state = .locked
+        lastValid = now
+        started = now
+        rebase(framer.counters)
+        seenResets = framer.resetCount
+    }
+
     private mutating func advance(_ counters: FramerCounters, _ now: Int64) -> Decision {
         index += 1
         if index == candidateCount {

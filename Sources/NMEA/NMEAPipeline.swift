@@ -20,8 +20,17 @@ public struct NMEAPipeline: Sendable {
     /// every epoch it completes (in order).
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64? = nil,
                               _ onFix: (borrowing Fix) -> Void) {
+        feed(bytes, nowNanoseconds: now, onSentence: { _, _ in }, onFix)
+    }
+
+    /// `feed`, also showing each delivered sentence (bytes from `$` to before `*`) to `onSentence`
+    /// before it is parsed: the receiver configurator and the console's `nmea` view read them there.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64? = nil,
+                              onSentence: (_ sentence: UnsafeRawBufferPointer, _ checksum: ChecksumStatus) -> Void,
+                              _ onFix: (borrowing Fix) -> Void) {
         var framer = self.framer
-        framer.feed(bytes) { sentence, _ in
+        framer.feed(bytes) { sentence, checksum in
+            sentence.withUnsafeBytes { onSentence($0, checksum) }
             let parsed = NMEAParser.parse(sentence)
             statistics.count(parsed)
             assembler.consume(parsed, onFix)

@@ -1,5 +1,6 @@
 import Hardware
 import Heading
+import Receiver
 import Tracking
 
 /// Everything `puckd run` can be configured with, typed: one nested value per section of
@@ -61,6 +62,8 @@ public struct GPSSettings: Sendable, Equatable {
     /// An epoch whose learned cycle ender does not come closes when the line has been quiet for this
     /// fraction of the receiver's cycle after its last byte (0: only the next epoch closes it).
     public var quietCloseFraction = 0.25
+    /// What puckd tells the receiver (rate, baud, constellations, sentences, save): docs/receivers.md.
+    public var receiver = ReceiverSettings()
 }
 
 /// Which IMU to expect: probe, none, or a specific chip (checked against the probe's result).

@@ -46,7 +46,7 @@ public enum ConfigurationKeys {
         .decimal("gps", "quiet_close_fraction", \.gps.quietCloseFraction, 0...0.9, unit: "of the receiver's cycle",
                  doc: "an epoch whose learned last sentence does not come closes after the line is quiet this long "
                      + "(0: when the next epoch begins)", live: true),
-    ]
+    ] + receiverKeys
 
     static let imu: [ConfigurationKey] = [
         .text("imu", "bus", \.imu.bus, allowed: "/dev/i2c-N or adapter:NAME (the name in /sys/class/i2c-adapter)",

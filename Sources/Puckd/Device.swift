@@ -32,6 +32,8 @@ public final class Device {
     public internal(set) var heading: HeadingEstimator
     public internal(set) var core: TrackingCore
     var baudSearch: BaudRateSearch?
+    /// Configuring the receiver: the configurator, the UBX reader, what the log said.
+    let receiverLink: DeviceReceiverLink
     var calibration: DeviceCalibration
     var gyroCalibration = GyroscopeCalibration()
     /// The gyroscope bias measured by `calibrate gyro` or restored from the state, rad/s.
@@ -159,6 +161,7 @@ public final class Device {
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
         pipeline = NMEAPipeline(strict: c.gps.strict, configuration: epochs)
+        receiverLink = DeviceReceiverLink(c.gps)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
         modeCycle = (try? ButtonModeCycle(c.gpio.modeCycle)) ?? (try! ButtonModeCycle([ModeCycleEntry.mode(.none)]))
         accuracySetting = c.tracking.accuracy

@@ -99,6 +99,8 @@ extension Device {
         console.state.magnetometerCalibration = heading.calibration
         console.state.update(from: core)
         console.state.framer = pipeline.framer.counters
+        console.state.receiver = receiverLink.configurator.status
+        console.state.ubxFrames = receiverLink.ubx.counters
         console.state.assembler = pipeline.assembler.counters
         refreshDeviceState(&console.state.device, nowNanoseconds: now)
     }

@@ -42,6 +42,7 @@ extension Device {
             if n < readBuffer.count { break }
         }
         noteGPSStatus(gps.status)
+        if let rate = serviceReceiver(&gps, nowNanoseconds: now) { return rate }
         let delivered = pipeline.framer.counters.sentencesDelivered
         if delivered != lastSentenceCount {
             lastSentenceCount = delivered
@@ -72,7 +73,10 @@ extension Device {
     /// learned last sentence is in (or the next epoch begins).
     func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64) {
         var pending = PendingFixes()
-        pipeline.feed(bytes, nowNanoseconds: now) { fix in pending.append(fix) }
+        observeReceiverBytes(bytes, nowNanoseconds: now)
+        pipeline.feed(bytes, nowNanoseconds: now, onSentence: { s, c in observeReceiverSentence(s, c, nowNanoseconds: now) }) { fix in
+            pending.append(fix)
+        }
         var i = 0
         while i < pending.count {
             handleFix(pending[i], nowNanoseconds: now)

@@ -74,17 +74,19 @@ extension Device {
         return now
     }
 
-    private func applyBaud<Source: ByteSource & ~Copyable>(
+    func applyBaud<Source: ByteSource & ~Copyable>(
         _ rate: Int, _ gps: inout Source, _ now: Int64, _ setBaud: (inout Source, Int, Int64) throws(SourceError) -> Void
     ) {
         do throws(SourceError) {
             try setBaud(&gps, rate, now)
+            if receiverBaudRateApplied(rate, nowNanoseconds: now) { return }
             output.line { out in
                 out.append("gps: auto-baud: no NMEA at the previous rate, trying ")
                 out.append(int: rate)
                 out.append(" baud")
             }
         } catch {
+            receiverBaudRateFailed(nowNanoseconds: now)
             logSourceError(error)
         }
     }

@@ -77,6 +77,7 @@ extension Device {
             lines.append(text)
         }
         lines.append("gps: " + gpsDescription + (c.gps.strict ? ", strict (checksums required)" : ""))
+        lines.append("gps: receiver: " + Self.receiverPlan(c.gps.receiver))
         if let imu {
             var text = "imu: " + imu.bus.description + ", " + String(c.imu.rateHertz) + " Hz, mounting " + c.imu.mounting.name
             if let chip = imu.status.chip {

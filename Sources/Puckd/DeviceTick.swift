@@ -125,7 +125,11 @@ extension Device {
             return
         }
         var first = true
-        for (bit, name) in DeviceFaults.names where faults.contains(bit) {
+        var i = 0      // an index loop: `for … in` an array allocates per element in debug builds
+        while i < DeviceFaults.names.count {
+            let (bit, name) = DeviceFaults.names[i]
+            i += 1
+            guard faults.contains(bit) else { continue }
             if !first { out.append(UInt8(ascii: ",")) }
             out.append(name)
             first = false

@@ -3,6 +3,7 @@
 
     feeder.py --gps-socket PATH [--control-socket PATH] [--capture FILE] [--nmea LOG]
               [--autostart] [--loop] [--speed X] [--unplug-after SECONDS] [--connect-timeout SECONDS]
+              [--twin ublox-m8|mtk3339|l76b]
 
 * Connects to QEMU's unix socket behind ttyS1 (retrying until QEMU has created it) and, when told,
   plays the log at receiver pace: sentences are grouped into epochs by their UTC time field (RMC,
@@ -16,7 +17,13 @@
 * Control channel (the guest's ttyS2): one command per line, answered with one line "ok ..." or
   "error ...": play, pause, unplug (stop and close the ttyS1 connection), plug (reconnect; resumes
   playing if it was playing), rewind, loop on|off, send TEXT (one raw line to the guest, e.g. a
-  receiver acknowledgement), status, ping.
+  receiver acknowledgement), status, ping; with --twin also `twin` (the twin's state), `twin MODEL`
+  (another receiver on the line: it starts with its start-up text) and `powercycle` (power lost and
+  back: a second of silence, the start-up text, the saved or factory configuration).
+* --twin MODEL: the log is the output of a receiver (receiver_twin.py) that reads the guest's UBX or
+  PMTK commands and answers them (ACK/NAK, $PMTK001, version replies), sends one epoch of the log per
+  cycle of the rate it was set to, only the sentences it was told to, and records the baud rate it
+  was told (QEMU's socket carries any speed).
 * Exits cleanly on SIGTERM/SIGINT or when QEMU closes the connections, printing one summary line on
   stderr.
 
@@ -30,6 +37,8 @@ import signal
 import socket
 import sys
 import time
+
+from receiver_twin import MODELS, ReceiverTwin
 
 TIME_FIELD = {"RMC": 1, "GGA": 1, "GLL": 5, "ZDA": 1, "GNS": 1, "GST": 1, "GBS": 1, "GRS": 1}
 SECONDS_PER_DAY = 86400.0
@@ -109,6 +118,10 @@ class Feeder:
         self.sent_epochs = self.sent_bytes = self.dropped_epochs = self.received_bytes = 0
         self.stop = False
         self.t0 = time.monotonic()
+        # --twin: the log is the output of a receiver that answers the guest's commands (receiver_twin.py).
+        self.twin = ReceiverTwin(args.twin, args.nmea) if args.twin else None
+        self.twin_next = 0.0      # monotonic time of the twin's next cycle
+        self.power_text = None    # (time, bytes): the start-up text after a power cycle
 
     def log(self, message):
         print(f"feeder: {time.monotonic() - self.t0:8.3f} s {message}", file=sys.stderr, flush=True)
@@ -133,16 +146,27 @@ class Feeder:
         if self.index >= len(self.epochs):
             self.index = 0
         self.origin = now - self.epochs[self.index][0] / self.args.speed
+        self.twin_next = now
         self.playing = True
         if self.play_started is None:
             self.play_started = now
 
     def next_due(self):
+        if self.twin:                 # the twin sends one epoch of the log per cycle of its own rate
+            return self.twin_next
         return self.origin + self.epochs[self.index][0] / self.args.speed
 
     def send_due_epochs(self, now):
+        if self.twin and self.power_text and now >= self.power_text[0] and self.gps:
+            self.pending = self.power_text[1] + self.pending
+            self.power_text = None
         while self.playing and self.plugged and self.gps and now >= self.next_due():
             data = self.epochs[self.index][1]
+            if self.twin:
+                data = self.twin.filter_epoch(data)
+                self.twin_next += self.twin.config["period_ms"] / 1000.0 / self.args.speed
+                if self.twin_next < now:  # fell behind (a busy host): no burst of old cycles
+                    self.twin_next = now
             if self.pending:  # the previous epoch has not left yet: nobody reads, like a real UART
                 self.dropped_epochs += 1
             else:
@@ -195,9 +219,10 @@ class Feeder:
     def status_text(self):
         state = "unplugged" if not self.plugged else ("playing" if self.playing else
                                                       ("ended" if self.index >= len(self.epochs) else "paused"))
-        return (f"state={state} epoch={self.index}/{len(self.epochs)} epochs_sent={self.sent_epochs} "
+        text = (f"state={state} epoch={self.index}/{len(self.epochs)} epochs_sent={self.sent_epochs} "
                 f"bytes_sent={self.sent_bytes} dropped_epochs={self.dropped_epochs} "
                 f"bytes_received={self.received_bytes} loop={'on' if self.loop else 'off'}")
+        return text + (" " + self.twin.status_text() if self.twin else "")
 
     def command(self, line, now):
         words = line.split(None, 1)
@@ -233,11 +258,31 @@ class Feeder:
                 self.reply("error send: the GPS is unplugged; send 'plug' first")
         elif cmd == "status":
             self.reply(f"ok status {self.status_text()}")
+        elif cmd == "twin" and self.twin:
+            if rest:
+                if rest not in MODELS:
+                    self.reply(f"error twin: unknown model '{rest}'; known: {', '.join(MODELS)}")
+                    return
+                # Another receiver on the same line: it powers up with its own start-up text.
+                self.twin = ReceiverTwin(rest, self.args.nmea)
+                self.power_cycle(now)
+            self.reply(f"ok twin {self.twin.status_text()}")
+        elif cmd == "powercycle" and self.twin:
+            self.power_cycle(now)
+            self.reply(f"ok powercycle {self.twin.status_text()}")
         elif cmd == "ping":
             self.reply("ok pong")
         else:
             self.reply(f"error unknown command '{line[:60]}'; known: play, pause, unplug, plug, rewind, "
-                       "loop on|off, send TEXT, status, ping")
+                       "loop on|off, send TEXT, status, ping" + (", twin [MODEL], powercycle" if self.twin else ""))
+
+    def power_cycle(self, now):
+        """The twin loses power and comes back: what was queued is gone, a second of silence, then
+        its start-up text and its (saved or factory) output."""
+        text = self.twin.power_cycle()
+        self.pending = b""
+        self.power_text = (now + 0.9, text)
+        self.twin_next = now + 1.0
 
     def unplug(self):
         self.was_playing = self.playing or self.was_playing
@@ -313,6 +358,11 @@ class Feeder:
         if self.capture:
             self.capture.write(data)
             self.capture.flush()
+        if self.twin:
+            replies = self.twin.receive(data)
+            if replies:  # a receiver answers at once, ahead of the NMEA it has queued
+                self.pending = replies + self.pending
+                self.flush_pending()
 
     def read_ctl(self, now):
         try:
@@ -348,6 +398,8 @@ def main():
     p.add_argument("--loop", action="store_true", help="start over at the end of the log")
     p.add_argument("--speed", type=float, default=1.0, help="playback speed factor (default 1)")
     p.add_argument("--unplug-after", type=float, help="unplug this many seconds after playing starts")
+    p.add_argument("--twin", choices=MODELS,
+                   help="play the log as this receiver, which answers the guest's commands (receiver_twin.py)")
     p.add_argument("--max-gap", type=float, default=5.0, help="longest pause between epochs, s (default 5)")
     p.add_argument("--connect-timeout", type=float, default=60.0, help="wait this long for QEMU's sockets")
     p.add_argument("--sndbuf", type=int, default=1,
