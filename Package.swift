@@ -50,11 +50,12 @@ let package = Package(
         .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
-        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "CMallocCounter"],
+        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "CMallocCounter", "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
-        .target(name: "TestSupport", dependencies: ["CMallocCounter"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Heading", "NMEA"], path: "Tests/TestSupport",
+                swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),

@@ -4,44 +4,37 @@ import Glibc
 import CMallocCounter
 import Heading
 
-/// `make bench` figures for the heading provider: filter throughput (samples/s, allocations) and the
-/// BROAD ground-truth table (heading RMSE, p95, inclination RMSE, accuracy coverage) next to the
-/// reference filters' numbers, plus the Fusion example-data checks. Reads the fixtures from
+/// `make bench` figures for the heading provider: filter throughput (samples/s, allocations), the ten
+/// BROAD ground-truth trials (heading and inclination RMSE, accuracy coverage) next to the three peers
+/// run in the same `make bench` (VQF, Fusion, Madgwick: `scripts/broad_peers.py` writes `peersPath`),
+/// the Fusion example-data checks and the GNSS-aided synthetic drive. Reads the fixtures from
 /// `Tests/Fixtures/imu/` (run from the repository root; needs `xz`).
-func runHeadingBench() {
+func runHeadingBench(_ arguments: [String]) {
     print("== heading ==")
-    guard let broad07 = loadIMUFixture("Tests/Fixtures/imu/broad/07_undisturbed_fast_rotation_B.csv.xz"),
-          let broad30 = loadIMUFixture("Tests/Fixtures/imu/broad/30_disturbed_stationary_magnet_C.csv.xz"),
-          let fusion = loadIMUFixture("Tests/Fixtures/imu/fusion-example/sensor_data.csv.xz") else {
-        print("heading bench: cannot read Tests/Fixtures/imu/*.csv.xz: run `make bench` from the repository root with xz installed")
+    let directory = "Tests/Fixtures/imu/broad/"
+    let trials = [
+        "02_undisturbed_slow_rotation_B", "07_undisturbed_fast_rotation_B", "10_undisturbed_slow_translation_A",
+        "15_undisturbed_fast_translation_A", "16_undisturbed_fast_translation_B", "25_disturbed_tapping_B",
+        "27_disturbed_phone_vibration_B", "30_disturbed_stationary_magnet_C", "32_disturbed_attached_magnet_1cm",
+        "35_disturbed_attached_magnet_4cm",
+    ]
+    var records: [[IMUCSVRecord]] = []
+    for name in trials {
+        guard let r = loadIMUFixture(directory + name + ".csv.xz") else {
+            print("heading bench: cannot read \(directory)\(name).csv.xz: run `make bench` from the repository root with xz installed")
+            return
+        }
+        records.append(r)
+    }
+    guard let fusion = loadIMUFixture("Tests/Fixtures/imu/fusion-example/sensor_data.csv.xz") else {
+        print("heading bench: cannot read Tests/Fixtures/imu/fusion-example/sensor_data.csv.xz")
         return
     }
-    benchThroughput(broad07)
+    benchThroughput(records[1])
     print("")
-    print("BROAD trials, one configuration (defaults), metric of the BROAD paper (degrees):")
-    print("trial                              filter                 heading RMSE  heading p95  incl. RMSE  acc. covers")
-    for (name, records, references) in [
-        ("07_undisturbed_fast_rotation_B", broad07, [("Fusion (README)", 3.02, 5.39, 2.06), ("Madgwick (README)", 7.76, 10.82, 2.49)]),
-        ("30_disturbed_stationary_magnet_C", broad30, [("Fusion (README)", 14.90, 48.22, 9.94), ("Madgwick (README)", 1.64, 3.27, 3.53)]),
-    ] {
-        var estimator = HeadingEstimator(calibration: .identity)
-        var heading = ErrorStatistics(), inclination = ErrorStatistics()
-        var covered = 0
-        for r in records {
-            estimator.update(r.sample)
-            guard r.movement == true, let reference = r.referenceOrientation else { continue }
-            let e = OrientationError.headingAndInclination(estimate: estimator.filter.orientation, reference: reference)
-            heading.add(e.headingDegrees)
-            inclination.add(e.inclinationDegrees)
-            if e.headingDegrees <= estimator.headingAccuracyDegrees { covered += 1 }
-        }
-        print(pad(name, 35) + pad("puckd AHRS", 23) + num(heading.rms, 13) + num(heading.percentile(95), 13)
-              + num(inclination.rms, 12) + num(100 * Double(covered) / Double(max(1, heading.count)), 10) + " %")
-        for (filter, rmse, p95, incl) in references {
-            print(pad("", 35) + pad(filter, 23) + num(rmse, 13) + num(p95, 13) + num(incl, 12))
-        }
-    }
+    benchBROAD(trials, records, peers: arguments.first.map(readPeers) ?? [:])
     benchFusionExample(fusion)
+    benchVehicleDrive()
 }
 
 private func benchThroughput(_ records: [IMUCSVRecord]) {
@@ -154,9 +147,9 @@ private func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-private func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(1, width - s.count)) }
+func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(1, width - s.count)) }
 
-private func num(_ v: Double, _ width: Int) -> String {
+func num(_ v: Double, _ width: Int) -> String {
     let scaled = (v * 100).rounded()
     let text = "\(Int(scaled) / 100).\(String(repeating: "0", count: abs(Int(scaled) % 100) < 10 ? 1 : 0))\(abs(Int(scaled) % 100))"
     return String(repeating: " ", count: max(0, width - text.count)) + text

@@ -8,7 +8,9 @@ let usage = """
     usage: puckd-bench AREA [ARGUMENTS]
       nmea FILE    framer, parser and assembler throughput on FILE (an NMEA log)
       tracking     tracking core: ns per tick with every feature active
-      heading      heading estimator: samples/s, BROAD heading RMSE table
+      heading [PEERS]
+                   heading estimator: samples/s, the ten BROAD trials (PEERS: scripts/broad_peers.py
+                   output), Fusion example data, the GNSS-aided synthetic drive
       imu          IMU drivers on the simulated bus: µs per sample
       console      console: ns per status render, watch frame and command line
       device [PUCKD [SECONDS]]
@@ -26,7 +28,7 @@ case "nmea":
 case "tracking":
     runTrackingBench()
 case "heading":
-    runHeadingBench()
+    runHeadingBench(Array(arguments.dropFirst(2)))
 case "imu":
     runIMUBench()
 case "console":

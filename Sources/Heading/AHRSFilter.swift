@@ -12,9 +12,9 @@ public struct AHRSCounters: Sendable, Equatable {
     public var nonMonotonicTimestamps: Int = 0
     /// Gaps longer than `maximumTimeStepSeconds` (the filter re-initialised).
     public var gaps: Int = 0
-    /// Gyro readings beyond the configured range (the start-up ramp restarted).
+    /// Gyro readings beyond the configured range (start-up restarted).
     public var gyroscopeOverranges: Int = 0
-    /// Samples whose accelerometer was not used.
+    /// Samples whose accelerometer did not correct the tilt (a sustained acceleration).
     public var accelerometerRejections: Int = 0
     /// Samples whose magnetometer reading was not used (absent readings not counted).
     public var magnetometerRejections: Int = 0
@@ -24,22 +24,20 @@ public struct AHRSCounters: Sendable, Equatable {
 
 /// Attitude and heading reference system: fuses gyroscope, accelerometer and (optional, per sample)
 /// magnetometer readings of `IMUSample`s in the board frame into an orientation quaternion
-/// (sensor → ENU earth frame, north = magnetic north).
-///
-/// Algorithm: a nonlinear complementary filter on the rotation group — Mahony, Hamel & Pflimlin,
-/// "Nonlinear Complementary Filters on the Special Orthogonal Group", IEEE TAC 53(5), 2008 —
-/// in the form of Madgwick's revised AHRS as implemented by x-io Fusion (MIT,
-/// github.com/xioTechnologies/Fusion `FusionAhrs.c`, Madgwick's PhD thesis, 2014, ch. 7):
-/// - the gyro rate is corrected by `accelerometerGain · (â × ĝ_est)` (tilt);
-/// - the heading is corrected **only about the vertical**: `magnetometerGain · ψ_err · up_sensor`,
-///   where ψ_err is the angle between the horizontal projection of the measured field and north —
-///   decoupled from the tilt as Fusion's `cross(gravity, m)` feedback, but with separate gains;
-/// - Fusion's gyroscope offset correction (`GyroBiasEstimator`), start-up gain ramp, gyro-range
-///   restart, acceleration rejection with recovery (`AccelerometerGate`) and magnetic rejection with
-///   recovery (`MagneticFieldGate`, here gated on field consistency first);
-/// - integration with the exact exponential map over the measured time step (jitter, dropped samples).
-///
-/// Fixed size, no heap allocation; `update(_:)` is the hot path.
+/// (sensor → ENU earth frame, north = magnetic north). The design follows the ideas of the VQF filter
+/// (Laidig & Seel, Information Fusion 91, 2023; implemented here from the paper) and is described in
+/// `docs/heading.md`:
+/// - the gyro, less its offset (`GyroBiasEstimator`: learned at rest and from the tilt corrections in
+///   motion), is integrated exactly (the exponential map over the measured step);
+/// - the tilt (`InclinationEstimator`) comes from the specific force low-passed in the gyro-integrated
+///   quasi-inertial frame, where linear accelerations average out, with time constant
+///   `tiltTimeConstantSeconds`;
+/// - the heading is a rotation about the vertical on top, pulled toward the horizontal field direction
+///   with the Kalman gain of the heading's variance (`HeadingVariance`) while `MagneticFieldGate` finds
+///   the field undisturbed (magnitude and dip), held by the gyro otherwise; with a GNSS course
+///   (`CourseAiding`) the course corrects it instead and the magnetometer's offset is learned.
+/// Rate-independent (every gain comes from a time constant or a variance over the measured step),
+/// fixed size, no heap allocation; `update(_:)` is the hot path.
 public struct AHRSFilter: Sendable {
     /// Tuning.
     public var configuration: AHRSConfiguration {
@@ -51,22 +49,34 @@ public struct AHRSFilter: Sendable {
     public private(set) var orientation: Quaternion = .identity
     /// True once a sample with a usable accelerometer reading initialised the orientation.
     public private(set) var isInitialized = false
-    /// Gyro offset estimation.
+    /// Gyro offset estimation (with the rest detector).
     public private(set) var gyroBias: GyroBiasEstimator
-    /// Acceleration rejection state.
-    public private(set) var accelerometerGate = AccelerometerGate()
+    /// Roll and pitch.
+    public private(set) var inclination = InclinationEstimator()
+    /// The tilt corrections as measurements of the gyro offset.
+    private var motionBias = MotionBiasObservation()
+    /// The heading correction on top of `inclination`: a rotation about the vertical (w, z).
+    private var headingW = 1.0, headingZ = 0.0
     /// Magnetic rejection state and learned reference field.
     public private(set) var magneticGate = MagneticFieldGate()
+    /// GNSS course aiding and the magnetometer offset learned against it.
+    public private(set) var course = CourseAiding()
     /// Heading accuracy propagation.
     public private(set) var accuracy = HeadingAccuracyModel()
     /// Event counters.
     public private(set) var counters = AHRSCounters()
     /// Timestamp of the last integrated sample, nanoseconds.
     public private(set) var lastTimestampNanoseconds: Int64 = 0
-    /// Seconds left of the start-up ramp (0 once running normally).
+    /// Seconds left of the start-up period (0 once running normally).
     public private(set) var startupRemainingSeconds: Double
-    /// What happened to the last sample's accelerometer reading.
-    public private(set) var lastAccelerometerDecision: AccelerometerDecision = .invalid
+    /// How well the heading is known: sets the gain of each magnetometer reading and GNSS course.
+    public private(set) var headingVariance = HeadingVariance()
+    /// The usual time step, seconds (a slow average; a longer step means samples were lost).
+    private var typicalStepSeconds = 0.0
+    /// The previous sample's raw rate, rad/s.
+    private var previousGyro = Vector3.zero
+    /// The gain of a course applied since the last sample (for the accuracy model), 0 when none.
+    private var pendingCourseGain = 0.0
     /// What happened to the last sample's magnetometer reading.
     public private(set) var lastMagnetometerDecision: MagnetometerDecision = .absent
     /// Heading implied by the last magnetometer reading minus the estimate, degrees (0 when absent).
@@ -78,14 +88,10 @@ public struct AHRSFilter: Sendable {
     private var lastCosDip: Double = 1, lastSinDip: Double = 0
 
     private struct Derived: Sendable {
-        var sinAccelerationRejection: Double
         var cosDipTolerance: Double
         var biasTurnChord: Double
-        var inverseAccelerationTolerance: Double
         init(_ c: AHRSConfiguration) {
-            inverseAccelerationTolerance = 1 / (max(1e-9, c.accelerationToleranceFraction) * AHRSFilter.standardGravity)
             biasTurnChord = 2 * sin(min(180, c.gyroBiasMaximumTurnDegrees) * Angle.radiansPerDegree / 2)
-            sinAccelerationRejection = sin(min(90, c.accelerationRejectionDegrees) * Angle.radiansPerDegree)
             cosDipTolerance = cos(min(180, c.fieldDipToleranceDegrees) * Angle.radiansPerDegree)
         }
     }
@@ -98,6 +104,9 @@ public struct AHRSFilter: Sendable {
     /// GPS speed above which the vehicle is moving (no gyro-bias learning), m/s.
     public static let movingSpeedMetersPerSecond = 0.5
 
+    /// Time constant of the heading during start-up, seconds.
+    public static let startupHeadingSeconds = 0.5
+
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
 
@@ -109,17 +118,20 @@ public struct AHRSFilter: Sendable {
         self.startupRemainingSeconds = configuration.startupSeconds
     }
 
-    /// True during the start-up ramp (or before the first sample).
+    /// True during start-up (or before the first sample).
     @inline(__always)
     public var isStartingUp: Bool { !isInitialized || startupRemainingSeconds > 0 }
 
     /// Forgets the orientation and restarts from the next sample (keeps the gyro bias, the learned
-    /// reference field and the counters).
+    /// reference field, the magnetometer offset and the counters).
     public mutating func restart() {
         isInitialized = false
         startupRemainingSeconds = configuration.startupSeconds
-        accelerometerGate.reset()
         magneticGate.resetRecovery()
+        gyroBias.resetRest()
+        motionBias.reset()
+        course.restart()
+        headingVariance.reset()
         accuracy.reset()
     }
 
@@ -129,6 +141,21 @@ public struct AHRSFilter: Sendable {
         vehicleSpeedMetersPerSecond = speedMetersPerSecond.flatMap { $0.isFinite ? $0 : nil }
         vehicleAccelerationMetersPerSecondSquared = accelerationMetersPerSecondSquared.isFinite
             ? accelerationMetersPerSecondSquared : 0
+    }
+
+    /// A GNSS course over ground (degrees from **magnetic** north) at `speedMetersPerSecond`, arriving
+    /// now (the time of the last sample) and measured `ageNanoseconds` earlier; see `CourseAiding` for
+    /// when it corrects the heading.
+    public mutating func aid(courseMagneticDegrees: Double, speedMetersPerSecond: Double, ageNanoseconds: Int64 = 0) {
+        guard isInitialized, !isStartingUp else { return }
+        let turn = course.observe(courseDegrees: courseMagneticDegrees, speedMetersPerSecond: speedMetersPerSecond,
+                                  headingDegrees: orientation.headingDegrees, timestampNanoseconds: lastTimestampNanoseconds,
+                                  ageNanoseconds: ageNanoseconds, configuration: configuration)
+        guard let difference = turn else { return }
+        if course.lastUseWasRecovery { headingVariance.reset() }
+        let k = headingVariance.courseGain(configuration: configuration)
+        rotateHeading(radians: -difference * k * Angle.radiansPerDegree)
+        pendingCourseGain = k
     }
 
     /// Processes one sample whose magnetometer reading (if any) is already calibrated. Returns false
@@ -166,25 +193,42 @@ public struct AHRSFilter: Sendable {
     // MARK: - private
 
     private mutating func initialize(_ timestamp: Int64, accel: Vector3, magnetic: Vector3?) -> Bool {
-        let up = accel.normalized
-        guard up.lengthSquared > 0 else {
+        guard accel.lengthSquared > 0 else {
             counters.invalidSamples &+= 1
             return false
         }
-        // TRIAD: east = m × up, north = up × east; without a usable field, north = forward projected.
-        var east = magnetic.map { $0.cross(up).normalized } ?? .zero
-        if east.lengthSquared == 0 {
-            var forward = Vector3(1, 0, 0) - up * up.x
-            if forward.lengthSquared < 1e-6 { forward = Vector3(0, 1, 0) - up * up.y }
-            east = forward.normalized.cross(up)
+        inclination.reset(accel: accel)
+        headingW = 1
+        headingZ = 0
+        orientation = inclination.orientation
+        // Heading: the field's, or (without one) the forward axis' projection as north.
+        let m = orientation.matrix
+        var east = m.0, north = m.3
+        if let field = magnetic {
+            let e = orientation.rotate(field)
+            if e.x * e.x + e.y * e.y > 1e-12 { east = e.x; north = e.y }
         }
-        let north = up.cross(east)
-        orientation = Quaternion(rotationMatrixRows: east, north, up)
+        if east * east + north * north > 1e-12 { rotateHeading(radians: atan2(east, north)) }
         isInitialized = true
         lastTimestampNanoseconds = timestamp
         startupRemainingSeconds = configuration.startupSeconds
+        headingVariance.reset()
+        typicalStepSeconds = 0
         counters.samples &+= 1
         return true
+    }
+
+    /// Turns the heading correction by `radians` about the vertical (counter-clockwise seen from above,
+    /// i.e. the heading decreases) and refreshes `orientation`.
+    @inline(__always)
+    private mutating func rotateHeading(radians: Double) {
+        let r = Quaternion.rotationVector(Vector3(0, 0, radians))
+        let w = r.w * headingW - r.z * headingZ, z = r.w * headingZ + r.z * headingW
+        let n2 = w * w + z * z
+        let k = abs(n2 - 1) < 1e-6 ? (3 - n2) * 0.5 : 1 / n2.squareRoot()
+        headingW = w * k
+        headingZ = z * k
+        orientation = (Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * inclination.orientation).renormalized
     }
 
     @inline(__always)
@@ -194,6 +238,8 @@ public struct AHRSFilter: Sendable {
         if range > 0 && rawGyro.maximumMagnitude > range {
             counters.gyroscopeOverranges &+= 1
             startupRemainingSeconds = c.startupSeconds
+            headingVariance.reset()
+            inclination.restartAveraging(accel: measured)
         }
         // Remove the vehicle's own acceleration a = v̇·x̂ + ω × (v·x̂) = (v̇, ω_z·v, −ω_y·v) (the raw
         // rate is close enough to the bias-corrected one for this).
@@ -213,77 +259,103 @@ public struct AHRSFilter: Sendable {
             if e.lengthSquared > 1e-6 { east = e }
         }
         let moving = (vehicleSpeedMetersPerSecond ?? 0) > AHRSFilter.movingSpeedMetersPerSecond
-        let gyro = gyroBias.correct(rawGyro, accelDirection: a, eastDirection: east, dt: dt,
+        let gyro = gyroBias.correct(rawGyro, accel: measured, accelDirection: a, eastDirection: east, dt: dt,
                                     turnChord: derived.biasTurnChord, moving: moving, configuration: c)
 
-        // Start-up ramp: gains boosted by a factor falling linearly to 1.
         let startup = startupRemainingSeconds > 0
-        var boost = 1.0
-        if startup {
-            boost = c.startupSeconds > 0 ? 1 + (c.startupGainFactor - 1) * startupRemainingSeconds / c.startupSeconds : 1
-            startupRemainingSeconds = max(0, startupRemainingSeconds - dt)
+        if startup { startupRemainingSeconds = max(0, startupRemainingSeconds - dt) }
+        // Lost samples (a step well beyond the usual one): the step is integrated at the rate after
+        // the gap, which misses how the rate changed in the missing time, about |Δω|·(missing time);
+        // the heading's variance grows by it.
+        if typicalStepSeconds == 0 { typicalStepSeconds = dt }
+        let unseen = dt - 1.5 * typicalStepSeconds
+        if unseen > 0 {
+            let angle = (rawGyro - previousGyro).length * unseen * Angle.degreesPerRadian
+            headingVariance.addUnseen(degreesSquared: angle * angle)
         }
-        // Corrections are angles (gain·dt·error) with gain·dt ≤ 0.5, so a long step or a large gain
-        // cannot overshoot.
+        previousGyro = rawGyro
+        typicalStepSeconds += (min(dt, 2 * typicalStepSeconds) - typicalStepSeconds) * 0.01
 
-        let m = orientation.matrix
-        let up = Vector3(m.6, m.7, m.8)                 // earth z in the sensor frame (estimated "up")
-        var correction = Vector3.zero                   // radians, sensor frame
+        // Tilt: gyro prediction, then the low-passed specific force in I (unless it is not gravity).
+        inclination.predict(gyro: gyro, dt: dt)
         var accelGainUsed = 0.0
-
-        // Accelerometer: tilt.
         if accelNorm > 0 {
-            var error = a.cross(up)
-            let sinAngle = error.length
-            let cosAngle = a.dot(up)
-            let deviation = (accelNorm - AHRSFilter.standardGravity) * derived.inverseAccelerationTolerance
-            let magnitudeOK = abs(deviation) <= 1
-            let angleOK = cosAngle > 0 && sinAngle <= derived.sinAccelerationRejection
-            let decision = accelerometerGate.decide(magnitudeOK: magnitudeOK, angleOK: angleOK, startup: startup,
-                                                    dt: dt, configuration: c)
-            lastAccelerometerDecision = decision
-            if decision == .accepted {
-                if cosAngle < 0 && sinAngle > 0 { error = error * (1 / sinAngle) }   // > 90°: full effort (Fusion)
-                let weight = max(0, 1 - deviation * deviation)
-                let gainDt = min(c.accelerometerGainPerSecond * boost * (startup ? 1 : weight) * dt, 0.5)
-                correction += error * gainDt
-                accelGainUsed = c.accelerometerGainPerSecond
+            let tau = c.tiltTimeConstantSeconds
+            let filtered = inclination.filter(accel: accel, dt: dt, tau: tau)
+            let norm = filtered.length
+            var correction = Vector3.zero
+            let used = norm > 0 && (startup || abs(norm - AHRSFilter.standardGravity)
+                <= c.accelerationToleranceFraction * AHRSFilter.standardGravity)
+            if used {
+                correction = inclination.level(filtered, norm: norm)
+                accelGainUsed = tau > 0 ? 1 / tau : 1 / dt
             } else {
                 counters.accelerometerRejections &+= 1
             }
-        } else {
-            lastAccelerometerDecision = .invalid
+            // Motion bias estimation from the corrections, once the low-pass runs on its time constant.
+            // Not in a vehicle (a GPS speed is known): its accelerations are compensated only at the GPS
+            // rate and with a lag, so the corrections do not measure the gyro; its stops do (rest).
+            let observation = motionBias.add(matrix: inclination.orientation.matrix, k: inclination.lastCoefficient,
+                                             correction: correction, bias: gyroBias.biasRadiansPerSecond, dt: dt)
+            if used && !startup && vehicleSpeedMetersPerSecond == nil && gyroBias.rest.stillSeconds == 0
+                && inclination.isSettled(tau: tau) {
+                if let o = observation {
+                    gyroBias.observeMotion(east: o.east, north: o.north, eastRow: o.eastRow, northRow: o.northRow,
+                                           configuration: c)
+                }
+            } else {
+                motionBias.discardInterval()
+            }
         }
+        orientation = (Quaternion(w: headingW, x: 0, y: 0, z: headingZ) * inclination.orientation).renormalized
 
-        // Magnetometer: heading only, about the vertical.
+        // Magnetometer: heading only, about the vertical, with the gain of the heading's variance.
+        let m = orientation.matrix
+        let verticalRate = gyro.dot(Vector3(m.6, m.7, m.8))      // earth z in the sensor frame
+        headingVariance.predict(verticalRateDegreesPerSecond: verticalRate * Angle.degreesPerRadian, dt: dt,
+                                configuration: c)
+        if startup {
+            // The tilt is still settling: the heading follows the magnetometer with a 0.5 s time
+            // constant (gain dt/0.5 s) instead of averaging readings taken under a wrong tilt.
+            headingVariance.keepAtLeast(degreesSquared: c.magneticNoiseDegreesRootSecond * c.magneticNoiseDegreesRootSecond
+                                        / AHRSFilter.startupHeadingSeconds)
+        }
         var magGainUsed = 0.0
         var innovationUsed: Double? = nil
-        if let field = magnetic {
-            let east = m.0 * field.x + m.1 * field.y + m.2 * field.z
-            let north = m.3 * field.x + m.4 * field.y + m.5 * field.z
-            let vertical = up.dot(field)
-            let horizontal = (east * east + north * north).squareRoot()
-            let innovation = atan2(east, north)         // field east of the estimated north → positive
-            let innovationDegrees = innovation * Angle.degreesPerRadian
-            let magnitude = fieldNorm
-            lastFieldMicrotesla = magnitude
-            lastCosDip = horizontal / magnitude
-            lastSinDip = -vertical / magnitude
-            lastInnovationDegrees = innovationDegrees
-            let decision = magneticGate.decide(fieldMicrotesla: magnitude, cosDip: lastCosDip, sinDip: lastSinDip,
-                                               innovationDegrees: innovationDegrees,
-                                               cosDipTolerance: derived.cosDipTolerance, startup: startup,
-                                               dt: dt, configuration: c)
+        let aided = course.isAiding(atNanoseconds: lastTimestampNanoseconds, configuration: c)
+        if let raw = magnetic {
+            let field = raw - course.magneticOffsetMicrotesla
+            let norm = field.length
+            let e = orientation.rotate(field)
+            let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+            let innovation = atan2(e.x, e.y)            // field east of the estimated north → positive
+            lastFieldMicrotesla = norm
+            lastCosDip = norm > 0 ? horizontal / norm : 1
+            lastSinDip = norm > 0 ? -e.z / norm : 0
+            lastInnovationDegrees = innovation * Angle.degreesPerRadian
+            let decision = magneticGate.decide(fieldMicrotesla: norm, cosDip: lastCosDip, sinDip: lastSinDip,
+                                               innovationDegrees: lastInnovationDegrees,
+                                               headingSigmaDegrees: headingVariance.sigmaDegrees,
+                                               turnRadians: gyro.length * dt, cosDipTolerance: derived.cosDipTolerance,
+                                               startup: startup, dt: dt, configuration: c)
             lastMagnetometerDecision = decision
-            if decision.isUsed {
-                let factor = decision == .recovering ? c.magneticRecoveryGainFactor : 1
-                let gainDt = min(c.magnetometerGainPerSecond * boost * factor * dt, 0.5)
-                correction += up * (innovation * gainDt)
-                magGainUsed = c.magnetometerGainPerSecond
-                innovationUsed = innovationDegrees
-            } else {
-                counters.magnetometerRejections &+= 1
+            if magneticGate.lostHeading { headingVariance.reset() }
+            if aided, magneticGate.hasReference {
+                // The course holds the heading: what the magnetometer reads beyond the reference field
+                // is its offset (whether the gate accepts the reading or not).
+                let gate = magneticGate
+                let expected = orientation.inverseRotate(Vector3(0, gate.referenceMicrotesla * gate.referenceCosDip,
+                                                                 -gate.referenceMicrotesla * gate.referenceSinDip))
+                course.learnMagneticOffset(residualMicrotesla: raw - expected, dt: dt, configuration: c)
+            } else if decision.isUsed {
+                let k = headingVariance.magnetometerGain(weight: magneticGate.weight,
+                                                         rateDegreesPerSecond: gyro.length * Angle.degreesPerRadian,
+                                                         dt: dt, configuration: c)
+                rotateHeading(radians: innovation * k)
+                magGainUsed = k / dt
+                innovationUsed = lastInnovationDegrees
             }
+            if !decision.isUsed { counters.magnetometerRejections &+= 1 }
         } else {
             lastMagnetometerDecision = .absent
             lastInnovationDegrees = 0
@@ -291,13 +363,15 @@ public struct AHRSFilter: Sendable {
             lastCosDip = 1
             lastSinDip = 0
         }
-
-        // Integrate the corrected rate over the step with the exponential map.
-        orientation = (orientation * Quaternion.rotationVector(gyro * dt + correction)).renormalized
+        course.record(headingDegrees: orientation.headingDegrees, atNanoseconds: lastTimestampNanoseconds)
+        if pendingCourseGain > 0 {
+            magGainUsed = pendingCourseGain / dt
+            innovationUsed = course.takeInnovationDegrees()
+            pendingCourseGain = 0
+        }
 
         // Accuracy propagation.
         let d2 = Angle.degreesPerRadian * Angle.degreesPerRadian
-        let verticalRate = gyro.dot(up)
         let sigmaB = gyroBias.isEstimated ? c.gyroBiasUncertaintyDegreesPerSecond
                                           : c.gyroBiasUncertaintyUnestimatedDegreesPerSecond
         let gate = magneticGate

@@ -47,25 +47,38 @@ public struct HeadingConfiguration: Sendable, Equatable {
 
     /// The accepted setting keys (`set(_:to:)`, `puckd heading replay --config KEY=VALUE`), in help order.
     public static let settingKeys: [String] = [
-        "accel_gain",
-        "mag_gain",
+        "tilt_tau_s",
+        "heading_drift",
+        "heading_scale_error",
+        "mag_noise",
+        "mag_noise_rate_dps",
+        "mag_bias_deg",
         "startup_s",
-        "startup_gain",
-        "accel_rejection_deg",
         "accel_tolerance",
-        "accel_recovery_s",
         "mag_rejection_deg",
         "field_tolerance",
         "dip_tolerance_deg",
+        "field_current_s",
+        "field_settle_s",
         "mag_recovery_s",
-        "mag_recovery_gain",
         "field_relearn_s",
+        "field_relearn_turn_deg",
         "field_tau_s",
         "vehicle_compensation",
+        "course_speed_mps",
+        "course_yaw_rate_dps",
+        "course_noise_deg",
+        "course_rejection_deg",
+        "course_recovery_s",
+        "mag_offset_tau_s",
         "gyro_range_dps",
-        "bias_threshold_dps",
-        "bias_period_s",
-        "bias_cutoff_hz",
+        "rest_gyro_dps",
+        "rest_accel",
+        "rest_filter_s",
+        "rest_s",
+        "gyro_noise_density",
+        "bias_walk",
+        "bias_motion_dps",
         "bias_turn_deg",
         "max_step_s",
         "bias_sigma_dps",
@@ -78,25 +91,38 @@ public struct HeadingConfiguration: Sendable, Equatable {
     /// The field a setting key names.
     private static func path(of key: String) -> WritableKeyPath<HeadingConfiguration, Double>? {
         switch key {
-        case "accel_gain": return \.ahrs.accelerometerGainPerSecond
-        case "mag_gain": return \.ahrs.magnetometerGainPerSecond
+        case "tilt_tau_s": return \.ahrs.tiltTimeConstantSeconds
+        case "heading_drift": return \.ahrs.headingDriftDegreesPerRootSecond
+        case "heading_scale_error": return \.ahrs.headingScaleErrorFraction
+        case "mag_noise": return \.ahrs.magneticNoiseDegreesRootSecond
+        case "mag_noise_rate_dps": return \.ahrs.magneticNoiseRateDegreesPerSecond
+        case "mag_bias_deg": return \.ahrs.magneticBiasDegrees
         case "startup_s": return \.ahrs.startupSeconds
-        case "startup_gain": return \.ahrs.startupGainFactor
-        case "accel_rejection_deg": return \.ahrs.accelerationRejectionDegrees
         case "accel_tolerance": return \.ahrs.accelerationToleranceFraction
-        case "accel_recovery_s": return \.ahrs.accelerationRecoverySeconds
         case "mag_rejection_deg": return \.ahrs.magneticRejectionDegrees
         case "field_tolerance": return \.ahrs.fieldMagnitudeToleranceFraction
         case "dip_tolerance_deg": return \.ahrs.fieldDipToleranceDegrees
+        case "field_current_s": return \.ahrs.fieldCurrentSeconds
+        case "field_settle_s": return \.ahrs.fieldSettleSeconds
         case "mag_recovery_s": return \.ahrs.magneticRecoverySeconds
-        case "mag_recovery_gain": return \.ahrs.magneticRecoveryGainFactor
         case "field_relearn_s": return \.ahrs.fieldRelearnSeconds
+        case "field_relearn_turn_deg": return \.ahrs.fieldRelearnRotationDegrees
         case "field_tau_s": return \.ahrs.fieldReferenceTimeConstantSeconds
         case "vehicle_compensation": return \.ahrs.vehicleCompensationFactor
+        case "course_speed_mps": return \.ahrs.courseAidingSpeedMetersPerSecond
+        case "course_yaw_rate_dps": return \.ahrs.courseAidingYawRateDegreesPerSecond
+        case "course_noise_deg": return \.ahrs.courseNoiseDegrees
+        case "course_rejection_deg": return \.ahrs.courseRejectionDegrees
+        case "course_recovery_s": return \.ahrs.courseRecoverySeconds
+        case "mag_offset_tau_s": return \.ahrs.magneticOffsetTimeConstantSeconds
         case "gyro_range_dps": return \.ahrs.gyroscopeRangeDegreesPerSecond
-        case "bias_threshold_dps": return \.ahrs.gyroBiasStationaryThresholdDegreesPerSecond
-        case "bias_period_s": return \.ahrs.gyroBiasStationarySeconds
-        case "bias_cutoff_hz": return \.ahrs.gyroBiasCutoffHertz
+        case "rest_gyro_dps": return \.ahrs.restGyroThresholdDegreesPerSecond
+        case "rest_accel": return \.ahrs.restAccelThresholdMetersPerSecondSquared
+        case "rest_filter_s": return \.ahrs.restFilterSeconds
+        case "rest_s": return \.ahrs.restMinimumSeconds
+        case "gyro_noise_density": return \.ahrs.gyroNoiseDensityDegreesPerSecondPerRootHertz
+        case "bias_walk": return \.ahrs.gyroBiasRandomWalkDegreesPerSecondPerRootSecond
+        case "bias_motion_dps": return \.ahrs.gyroBiasMotionSigmaDegreesPerSecond
         case "bias_turn_deg": return \.ahrs.gyroBiasMaximumTurnDegrees
         case "max_step_s": return \.ahrs.maximumTimeStepSeconds
         case "bias_sigma_dps": return \.ahrs.gyroBiasUncertaintyDegreesPerSecond

@@ -50,6 +50,10 @@ public struct HeadingEstimator: Sendable {
     /// Monotonic time of the last speed, nanoseconds (Int64.min when none).
     private var speedTimestampNanoseconds = Int64.min
     private var lastSpeed = 0.0
+    /// The smallest recent lag of a fix's arrival (monotonic) behind its UTC time, and when it was
+    /// last updated, nanoseconds.
+    private var lagFloorNanoseconds: Int64? = nil
+    private var lagFloorUpdatedNanoseconds: Int64 = 0
     /// A speed older than this is dropped, nanoseconds.
     public static let speedLifetimeNanoseconds: Int64 = 3_000_000_000
 
@@ -124,13 +128,45 @@ public struct HeadingEstimator: Sendable {
                            heightMeters: heightMeters, utcNanoseconds: utcNanoseconds)
     }
 
-    /// Updates the position and date (declination) and the speed (vehicle-acceleration compensation)
-    /// from a GPS fix that arrived at monotonic time `receivedAtNanoseconds` (the IMU's time base).
+    /// Updates the position and date (declination), the speed (vehicle-acceleration compensation) and
+    /// the course (GNSS heading aiding, `CourseAiding`) from a GPS fix that arrived at monotonic time
+    /// `receivedAtNanoseconds` (the IMU's time base).
+    ///
+    /// A fix arrives some time after its own UTC time: at once when the epoch assembler knows the
+    /// receiver's last sentence of a cycle, up to a receiver period later when it closes the epoch on a
+    /// quiet line or the next epoch. That extra age is the fix's arrival minus its UTC time, less the
+    /// smallest such lag seen lately (the fixes that came at once; the floor rises by 0.1 ms per second
+    /// to follow the drift between the monotonic clock and UTC).
     public mutating func update(fix: Fix, receivedAtNanoseconds: Int64) {
         declination.update(fix: fix)
+        var age: Int64 = 0
+        if let utc = fix.utcNanoseconds {
+            let lag = receivedAtNanoseconds &- utc
+            if let floor = lagFloorNanoseconds, receivedAtNanoseconds > lagFloorUpdatedNanoseconds {
+                let risen = floor &+ (receivedAtNanoseconds - lagFloorUpdatedNanoseconds) / 10_000
+                lagFloorNanoseconds = min(risen, lag)
+            } else {
+                lagFloorNanoseconds = lag
+            }
+            lagFloorUpdatedNanoseconds = receivedAtNanoseconds
+            age = max(0, lag &- (lagFloorNanoseconds ?? lag))
+        }
         if let speed = fix.speedMetersPerSecond, fix.mode != .noFix {
             updateSpeed(metersPerSecond: speed, timestampNanoseconds: receivedAtNanoseconds)
+            if let course = fix.courseDegrees {
+                updateCourse(trueDegrees: course, speedMetersPerSecond: speed, ageNanoseconds: age)
+            }
         }
+    }
+
+    /// Gives the course over ground (degrees from true north) at `speedMetersPerSecond` of a fix that
+    /// just arrived, measured `ageNanoseconds` ago: a heading measurement while the vehicle drives
+    /// straight at speed (`CourseAiding`). Needs the declination (a fix with a position and date first).
+    public mutating func updateCourse(trueDegrees course: Double, speedMetersPerSecond speed: Double,
+                                      ageNanoseconds: Int64 = 0) {
+        guard let d = declination.declinationDegrees, course.isFinite else { return }
+        filter.aid(courseMagneticDegrees: Angle.wrap360(course - d), speedMetersPerSecond: speed,
+                   ageNanoseconds: ageNanoseconds)
     }
 
     /// Gives the vehicle's forward speed over ground, m/s, measured at monotonic time

@@ -29,7 +29,7 @@ public struct ConfigurationChanges: Sendable, Equatable {
     /// Changes that wait for a restart.
     public var needingRestart: [Change] { changes.filter { !$0.live } }
 
-    /// One log sentence: "applied heading.mag_gain 0.5 → 1; needs a restart: gps.source a → b".
+    /// One log sentence: "applied heading.mag_noise 0.5 → 1; needs a restart: gps.source a → b".
     public var summary: String {
         if changes.isEmpty { return "no changes" }
         func list(_ items: [Change]) -> String {

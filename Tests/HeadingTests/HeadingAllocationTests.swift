@@ -31,6 +31,9 @@ import TestSupport
                     estimator.updateSpeed(metersPerSecond: 12, timestampNanoseconds: samples[i].timestampNanoseconds)
                     estimator.updateLocation(latitudeDegrees: 51.45 + Double(i) * 1e-6, longitudeDegrees: -2.59,
                                              heightMeters: 10, utcNanoseconds: 1_782_864_000_000_000_000)
+                    // GNSS course aiding (history lookup, Kalman update, offset learning).
+                    estimator.updateCourse(trueDegrees: estimator.current.trueHeadingDegrees ?? 0, speedMetersPerSecond: 12,
+                                           ageNanoseconds: 1_000_000_000)
                 }
                 if estimator.update(samples[i]), let p = estimator.published {
                     published += 1
@@ -40,6 +43,7 @@ import TestSupport
         }
         #expect(count == 0, "\(count) heap allocations in 99 000 samples")
         #expect(published > 100 && headingSum > 0)
+        #expect(estimator.filter.course.usedCount > 0)
     }
 
     @Test func csvRowParsingAllocatesNothing() throws {

@@ -157,12 +157,14 @@ import NMEA
 
     @Test func configurationKeys() throws {
         var c = HeadingConfiguration()
-        try c.set("mag_gain", to: "0.2")
+        try c.set("mag_noise", to: "3.5")
         try c.set("heading_filter_deg", to: "5")
-        #expect(c.ahrs.magnetometerGainPerSecond == 0.2 && c.headingFilterDegrees == 5)
-        #expect(c.value(of: "accel_gain") == 2)
-        #expect(throws: HeadingConfigurationError.unknownKey("magGain")) { try c.set("magGain", to: "1") }
-        #expect(throws: HeadingConfigurationError.invalidValue(key: "mag_gain", value: "-1")) { try c.set("mag_gain", to: "-1") }
+        try c.set("course_speed_mps", to: "8")
+        #expect(c.ahrs.magneticNoiseDegreesRootSecond == 3.5 && c.headingFilterDegrees == 5)
+        #expect(c.ahrs.courseAidingSpeedMetersPerSecond == 8)
+        #expect(c.value(of: "tilt_tau_s") == 3)
+        #expect(throws: HeadingConfigurationError.unknownKey("magNoise")) { try c.set("magNoise", to: "1") }
+        #expect(throws: HeadingConfigurationError.invalidValue(key: "mag_noise", value: "-1")) { try c.set("mag_noise", to: "-1") }
         for key in HeadingConfiguration.settingKeys { #expect(c.value(of: key) != nil, "\(key) has no field") }
     }
 }

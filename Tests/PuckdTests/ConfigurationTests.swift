@@ -47,7 +47,7 @@ import Tracking
             mode_cycle = off, recenter, navigation, overview
             led_heartbeat = 25
             [heading]
-            mag_gain = 0.25
+            mag_noise = 0.25
             [tracking]
             mode = compassNavigation
             viewport = overview
@@ -67,7 +67,7 @@ import Tracking
         #expect(c.gpio.actions.primaryShort == .toggleOverview)
         #expect(c.gpio.modeCycle == [.mode(.off), .mode(.recenter), .mode(.navigation), .overview])
         #expect(c.gpio.ledHeartbeat == 25)
-        #expect(c.heading.value(of: "mag_gain") == 0.25)
+        #expect(c.heading.value(of: "mag_noise") == 0.25)
         #expect(c.tracking.mode == .compassNavigation)
         #expect(c.tracking.viewport == .overview)
         #expect(c.sim.gpsLog == "/tmp/a #b.nmea")
@@ -197,13 +197,13 @@ import Tracking
     @Test func changesSayWhatAppliesAndWhatWaits() throws {
         let old = PuckdConfiguration()
         var new = old
-        new.heading = try { var h = old.heading; try h.set("mag_gain", to: "0.25"); return h }()
+        new.heading = try { var h = old.heading; try h.set("mag_noise", to: "0.25"); return h }()
         new.gps.source = "/dev/ttyUSB1"
         let changes = ConfigurationChanges(from: old, to: new)
-        #expect(changes.live.map(\.key) == ["heading.mag_gain"])
+        #expect(changes.live.map(\.key) == ["heading.mag_noise"])
         #expect(changes.needingRestart.map(\.key) == ["gps.source"])
-        let before = ConfigurationKey.formatNumber(old.heading.value(of: "mag_gain")!)
-        #expect(changes.summary == "applied heading.mag_gain " + before + " → 0.25; needs a restart (the running value stays until "
+        let before = ConfigurationKey.formatNumber(old.heading.value(of: "mag_noise")!)
+        #expect(changes.summary == "applied heading.mag_noise " + before + " → 0.25; needs a restart (the running value stays until "
             + "then): gps.source \"\" → /dev/ttyUSB1")
         #expect(ConfigurationChanges(from: old, to: old).summary == "no changes")
     }

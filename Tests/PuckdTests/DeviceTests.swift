@@ -206,7 +206,7 @@ import Tracking
         let directory = SimulatedDeviceHarness.temporaryDirectory()
         let config = directory + "/puckd.conf"
         let h0 = try SimulatedDeviceHarness(directory: directory)
-        _ = h0.writeFile("puckd.conf", "[heading]\nmag_gain = 0.5\n[gpio]\nshort_press = next-mode\n")
+        _ = h0.writeFile("puckd.conf", "[heading]\nmag_noise = 0.5\n[gpio]\nshort_press = next-mode\n")
         let h = try SimulatedDeviceHarness(directory: directory, configFile: config)
         defer { h.removeDirectory() }
         h.advance(by: 1_000_000_000)
@@ -215,12 +215,12 @@ import Tracking
         #expect(h.output.contains("puckd: config: reload rejected, the running configuration stays: " + config
             + ":2: [gpio] button = 99: out of range, allowed 0…53 (BCM line offset) or none\n"))
         #expect(h.device.configuration.gpio.button == 17)
-        _ = h.writeFile("puckd.conf", "[heading]\nmag_gain = 0.25\n[gpio]\nshort_press = toggle-location\n[imu]\nrate_hz = 50\n")
+        _ = h.writeFile("puckd.conf", "[heading]\nmag_noise = 0.25\n[gpio]\nshort_press = toggle-location\n[imu]\nrate_hz = 50\n")
         h.device.reload(nowNanoseconds: h.now)
         #expect(h.output.contains("puckd: config: reloaded board/sim.conf (built in) + " + config + " + --set state.directory="
-            + directory + " --set console.status_interval_s=0: applied heading.mag_gain 0.5 → 0.25, gpio.short_press "
+            + directory + " --set console.status_interval_s=0: applied heading.mag_noise 0.5 → 0.25, gpio.short_press "
             + "next-mode → toggle-location; needs a restart (the running value stays until then): imu.rate_hz 100 → 50\n"))
-        #expect(h.device.heading.configuration.value(of: "mag_gain") == 0.25)
+        #expect(h.device.heading.configuration.value(of: "mag_noise") == 0.25)
         #expect(h.device.configuration.imu.rateHertz == 100)
         _ = h.board.press(.primary, long: false, longPressNanoseconds: 1_000_000_000, nowNanoseconds: h.now)
         h.advance(by: 1_000_000_000)

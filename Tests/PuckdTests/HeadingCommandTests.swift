@@ -60,7 +60,7 @@ import Heading
         #expect(plain.status == 0)
         #expect(plain.output.split(separator: "\n").count == 3001)
         #expect(plain.errorOutput.contains("3000 samples (BROAD format)"))
-        let tuned = try Self.replay([file, "--config", "mag_gain=0.5", "--config=heading_filter_deg=2"])
+        let tuned = try Self.replay([file, "--config", "mag_noise=0.5", "--config=heading_filter_deg=2"])
         #expect(tuned.status == 0)
         #expect(tuned.output != plain.output)
     }
@@ -69,8 +69,8 @@ import Heading
         let file = try Self.fixtureFile("imu/fusion-example/sensor_data.csv.xz", name: "s.csv", lines: 10)
         let r = try Self.replay([file, "--config", "mag_gian=0.1"])
         #expect(r.status == 78)
-        #expect(r.errorOutput.contains("unknown heading setting 'mag_gian'") && r.errorOutput.contains("mag_gain"))
-        let bad = try Self.replay([file, "--config", "mag_gain=fast"])
+        #expect(r.errorOutput.contains("unknown heading setting 'mag_gian'") && r.errorOutput.contains("mag_noise"))
+        let bad = try Self.replay([file, "--config", "mag_noise=fast"])
         #expect(bad.status == 78 && bad.errorOutput.contains("needs a finite non-negative number"))
     }
 

@@ -40,7 +40,7 @@ import TestSupport
     @Test func simulatedBoardEndToEnd() throws {
         let scratch = Scratch()
         let config = scratch.path + "/puckd.conf"
-        scratch.write("puckd.conf", "[heading]\nmag_gain = 0.5\n")
+        scratch.write("puckd.conf", "[heading]\nmag_noise = 0.5\n")
         let notify = SystemdNotifyTests.Listener(abstract: true)
         // The console on standard input/output, scripted (a pipe): replies on standard output, logs on
         // standard error.
@@ -84,9 +84,9 @@ import TestSupport
         #expect(process.logLine(containing: "config: reload rejected, the running configuration stays: " + config
             + ":2: [gpio] button = 99: out of range, allowed 0…53 (BCM line offset) or none", seconds: 30) != nil)
         // SIGHUP with a good file: applied, and the new long-press action works.
-        scratch.write("puckd.conf", "[heading]\nmag_gain = 0.25\n[gpio]\nlong_press = toggle-location\n")
+        scratch.write("puckd.conf", "[heading]\nmag_noise = 0.25\n[gpio]\nlong_press = toggle-location\n")
         process.signal(SIGHUP)
-        #expect(process.logLine(containing: "applied heading.mag_gain 0.5 → 0.25, gpio.long_press toggle-overview → "
+        #expect(process.logLine(containing: "applied heading.mag_noise 0.5 → 0.25, gpio.long_press toggle-overview → "
             + "toggle-location", seconds: 30) != nil)
         process.send("press long")
         #expect(process.logLine(containing: "location: hidden", seconds: 30) != nil)
