@@ -30,41 +30,49 @@ let package = Package(
         .target(name: "CMallocCounter"),
 
         // Pure core: bytes, samples and monotonic nanoseconds in; values out. No I/O, no clock.
-        .target(name: "NMEA", swiftSettings: strict),
-        .target(name: "Heading", dependencies: ["NMEA"], swiftSettings: strict),
-        .target(name: "Tracking", dependencies: ["NMEA"], swiftSettings: strict),
+        // Angles: wrapping, shortest arcs, degrees ↔ radians (the one place for each).
+        .target(name: "Angles", swiftSettings: strict),
+        .target(name: "NMEA", dependencies: ["Angles"], swiftSettings: strict),
+        // The IMU: I2C bus protocol, chip table and drivers, probe, device state machine, mounting, samples.
+        .target(name: "IMU", dependencies: ["Angles"], swiftSettings: strict),
+        // Heading: the fusion math (AHRS filter, calibration, magnetic model) over IMU samples.
+        .target(name: "Heading", dependencies: ["Angles", "IMU", "NMEA"], swiftSettings: strict),
+        .target(name: "Tracking", dependencies: ["Angles", "NMEA"], swiftSettings: strict),
         // The receiver's command languages (UBX, PMTK) and the configuration state machine.
         .target(name: "Receiver", swiftSettings: strict),
-        .target(name: "Console", dependencies: ["NMEA", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
+        .target(name: "Console", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
         // Thin edges: real hardware backends and their simulated twins.
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading", "Receiver"],
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "IMU", "Receiver"],
                 swiftSettings: strict),
 
         // The device: wires sources, core, GPIO and console into one loop.
-        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
+        .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
                                               "Hardware", "CBundledData", "CCrypt"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
-        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "CMallocCounter", "TestSupport"],
+        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "IMU", "Heading", "CMallocCounter", "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
-        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Heading", "NMEA"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["CMallocCounter", "IMU", "Heading", "NMEA"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HeadingTests", dependencies: ["Heading", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AnglesTests", dependencies: ["Angles"], swiftSettings: strict),
+        // The drivers run against the register-level simulated chips (SimulatedIMU, in Hardware).
+        .testTarget(name: "IMUTests", dependencies: ["IMU", "Heading", "Hardware", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HeadingTests", dependencies: ["Angles", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TrackingTests", dependencies: ["Angles", "Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "NMEA", "Receiver", "TestSupport"],
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "IMU", "NMEA", "Receiver", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ConsoleTests", dependencies: ["Angles", "Console", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "CBundledData", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "IMU", "Heading", "CBundledData", "TestSupport"], swiftSettings: strict),
     ]
 )

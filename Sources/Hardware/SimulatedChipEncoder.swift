@@ -1,4 +1,4 @@
-import Heading
+import IMU
 
 /// Converts true physical values into a simulated chip's raw output registers: the inverse of each
 /// driver, written from the datasheet facts (axis relations, sensitivities selected by the chip's

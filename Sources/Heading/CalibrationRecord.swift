@@ -1,3 +1,5 @@
+import IMU
+
 /// Why stored calibration bytes could not be decoded. Every case says what to do.
 public enum CalibrationRecordError: Error, Sendable, Equatable {
     /// Not the record's size.

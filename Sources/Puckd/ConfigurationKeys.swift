@@ -1,3 +1,4 @@
+import IMU
 import Console
 import Hardware
 import Heading
@@ -83,8 +84,7 @@ public enum ConfigurationKeys {
               validate: { $0.hasPrefix("/") || $0.hasPrefix("adapter:") && $0.count > 8 ? nil
                   : "not a bus, write /dev/i2c-N or adapter:NAME" }),
         .choice("imu", "chip", \.imu.chip,
-                [("auto", .auto), ("none", .none), ("lsm6dsl", .chip(.lsm6dslWithLIS3MDL)), ("lsm9ds1", .chip(.lsm9ds1)),
-                 ("icm20948", .chip(.icm20948)), ("mpu9250", .chip(.mpu9250)), ("bno055", .chip(.bno055))],
+                [("auto", .auto), ("none", .none)] + IMUChipTable.all.map { ($0.configurationName.description, .chip($0)) },
                 doc: "auto probes the bus; none runs without an IMU; a chip name is checked against the probe"),
         ConfigurationKey(section: "imu", name: "mounting",
                          allowed: "x-DIR,z-DIR[,yaw=DEG] with DIR forward, backward, left, right, up or down",

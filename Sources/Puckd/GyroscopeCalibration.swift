@@ -1,3 +1,4 @@
+import IMU
 import Heading
 
 /// `calibrate gyro`: measures the gyroscope's bias (its reading at rest, rad/s) while the board is kept

@@ -1,3 +1,5 @@
+import Angles
+
 /// Where a heading sample comes from.
 public enum HeadingSampleSource: UInt8, Sendable, Equatable {
     /// The board's IMU (AHRS fusion, module `Heading`).
@@ -38,8 +40,8 @@ public struct HeadingSample: Sendable, Equatable {
     /// Heading direction as MapLibre and Mapbox v10 compute it (tracking.md 1.2): the true heading when it
     /// is ≥ 0, else the magnetic heading when it is ≥ 0, else nil.
     public var direction: Double? {
-        if trueHeadingDegrees >= 0 && trueHeadingDegrees.isFinite { return Angles.wrap360(trueHeadingDegrees) }
-        if magneticHeadingDegrees >= 0 && magneticHeadingDegrees.isFinite { return Angles.wrap360(magneticHeadingDegrees) }
+        if trueHeadingDegrees >= 0 && trueHeadingDegrees.isFinite { return Angle.wrap360(trueHeadingDegrees) }
+        if magneticHeadingDegrees >= 0 && magneticHeadingDegrees.isFinite { return Angle.wrap360(magneticHeadingDegrees) }
         return nil
     }
 }

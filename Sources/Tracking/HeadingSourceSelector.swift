@@ -1,3 +1,4 @@
+import Angles
 import NMEA
 
 /// A bearing chosen by the fallback rule, with where it came from.
@@ -53,7 +54,7 @@ public struct HeadingSourceSelector: Sendable {
         if minimumSpeed > 0 {
             guard let speed = fix.speedMetersPerSecond, speed >= minimumSpeed else { return nil }
         }
-        return Angles.wrap360(course)
+        return Angle.wrap360(course)
     }
 
     /// Records a heading sample (the newest per source wins, valid or not).
@@ -67,7 +68,7 @@ public struct HeadingSourceSelector: Sendable {
     /// Records the GPS bearings a fix carries, arriving at `now`. Nil values clear the source.
     public mutating func record(_ fix: Fix, at now: Int64) {
         if let h = fix.trueHeadingDegrees, h.isFinite, h >= 0 {
-            gpsHeadingDegrees = Angles.wrap360(h)
+            gpsHeadingDegrees = Angle.wrap360(h)
         } else {
             gpsHeadingDegrees = nil
         }
@@ -100,7 +101,7 @@ public struct HeadingSourceSelector: Sendable {
     public func select(at now: Int64, includeCourse: Bool = true, preferMagnetic: Bool = false) -> BearingSelection? {
         if let s = imu, s.isValid, now - s.timeNanoseconds <= imuTimeoutNanoseconds,
            let direction = preferMagnetic && s.magneticHeadingDegrees >= 0
-               ? Angles.wrap360(s.magneticHeadingDegrees) : s.direction {
+               ? Angle.wrap360(s.magneticHeadingDegrees) : s.direction {
             return BearingSelection(source: .imuHeading, degrees: direction, accuracyDegrees: s.headingAccuracyDegrees)
         }
         if let s = gnss, s.isValid, now - s.timeNanoseconds <= gpsMaxAgeNanoseconds, let direction = s.direction {

@@ -1,3 +1,5 @@
+import IMU
+import Angles
 import Testing
 #if canImport(Glibc)
 import Glibc

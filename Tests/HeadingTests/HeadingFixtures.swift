@@ -1,3 +1,4 @@
+import IMU
 import Heading
 import TestSupport
 

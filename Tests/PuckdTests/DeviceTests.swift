@@ -1,5 +1,6 @@
 import Glibc
 import Hardware
+import IMU
 import Heading
 import NMEA
 import Testing

@@ -1,6 +1,7 @@
 import Testing
 import Glibc
 import TestSupport
+import IMU
 import Heading
 
 /// `puckd heading replay`, run as a process on the fixtures.
