@@ -147,7 +147,7 @@ extension Device {
         }
         lines.append(contentsOf: startupReport)
         lines.append("tracking: mode " + core.trackingMode.name.description + ", showsUserLocation "
-            + (core.isShowingUserLocation ? "on" : "off") + ", viewport " + Self.viewportName(core.camera.viewportStatus)
+            + (core.isShowingUserLocation ? "on" : "off") + ", viewport " + core.camera.viewportStatus.word.description
             + ", accuracy " + (accuracySetting == .full ? "full" : "reduced") + ", tick " + String(c.loop.tickHertz) + " Hz, "
             + "mode cycle " + c.gpio.modeCycle.map(\.name).joined(separator: " → "))
         if let console {
@@ -197,16 +197,6 @@ extension Device {
         guard digits > 0 else { return (scaled < 0 ? "-" : "") + whole }
         let fraction = String(magnitude % Int64(scale))
         return (scaled < 0 ? "-" : "") + whole + "." + String(repeating: "0", count: digits - fraction.count) + fraction
-    }
-
-    static func viewportName(_ status: ViewportStatus) -> String {
-        switch status {
-        case .idle: return "idle"
-        case .state(.followPuck): return "follow"
-        case .state(.overview): return "overview"
-        case .transition(_, to: .followPuck): return "→follow"
-        case .transition(_, to: .overview): return "→overview"
-        }
     }
 }
 

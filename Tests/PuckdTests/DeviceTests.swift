@@ -74,7 +74,7 @@ import Tracking
         #expect(h.device.counters.longPresses == 2 && h.device.counters.shortPresses == 0)
         #expect(h.output.contains("puckd: button: long press → toggle-overview"))
         #expect(h.output.contains("puckd: viewport: overview"))
-        #expect(h.output.contains("puckd: viewport: follow puck"))
+        #expect(h.output.contains("puckd: viewport: follow\n"))
     }
 
     @Test func secondButtonHidesAndShowsThePuck() throws {

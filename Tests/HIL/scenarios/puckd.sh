@@ -444,7 +444,7 @@ hil_gpio_watch LED_MODE 4
 check_eq "mode LED dark in the overview (not in the mode cycle; 4 s)" 0 "$HIL_WATCH_RISES"
 puckd_mark
 hil_button_hold BUTTON 1.6
-check "long press again: back to following the puck" puckd_expect 30 '^puckd: viewport: follow puck$'
+check "long press again: back to following the puck" puckd_expect 30 '^puckd: viewport: follow$'
 check "status: viewport follow" puckd_wait_status 20 viewport '"viewportStatus":"state","viewportState":"followPuck"'
 puckd_json zoom
 check_eq "following at the configuration file's [tracking] follow_zoom = 16" 16.0000 "$PUCKD_VALUE"
