@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
         // Thin edges: real hardware backends and their simulated twins.
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "IMU", "Receiver"],
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Angles", "IMU", "Receiver"],
                 swiftSettings: strict),
 
         // The device: wires sources, core, GPIO and console into one loop.
