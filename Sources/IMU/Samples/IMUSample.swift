@@ -1,20 +1,3 @@
-/// A 3-vector of doubles in a right-handed frame. The unit is carried by the name of the property
-/// that holds it (`gyroRadiansPerSecond`, `magneticFieldMicrotesla`, …).
-public struct Vector3: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var z: Double
-
-    @inline(__always)
-    public init(_ x: Double, _ y: Double, _ z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
-    public static let zero = Vector3(0, 0, 0)
-}
-
 /// One reading of an IMU in the **board frame**: x toward the front of the board (the vehicle's
 /// forward direction once the mounting orientation is applied), y to the left, z up (right-handed).
 /// At rest and level the accelerometer reads (0, 0, +9.81): specific force, not gravity.

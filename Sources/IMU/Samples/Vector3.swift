@@ -2,6 +2,23 @@
 import Glibc
 #endif
 
+/// A 3-vector of doubles in a right-handed frame. The unit is carried by the name of the property
+/// that holds it (`gyroRadiansPerSecond`, `magneticFieldMicrotesla`, …).
+public struct Vector3: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    @inline(__always)
+    public init(_ x: Double, _ y: Double, _ z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    public static let zero = Vector3(0, 0, 0)
+}
+
 // Vector arithmetic used by the AHRS filter, the calibration fit and the synthetic test generator.
 // Everything here is allocation-free and inlinable into the hot path.
 extension Vector3 {
