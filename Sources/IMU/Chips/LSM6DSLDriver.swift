@@ -9,7 +9,7 @@ import Angles
 /// gyro x,y,z, accel x,y,z, little-endian; then the magnetometer's status + data burst.
 /// The magnetometer is a separate package: its axes relative to the LSM6DSL are the board's
 /// (`IMUDriverState.boardMagnetometerRemap`, identity by default; unverified on hardware — see
-/// hardware.md §0).
+/// docs/hardware.md §0).
 public enum LSM6DSLDriver: IMUChipDriver {
     /// Register map (ST lsm6dsl_reg.h).
     public enum Register {

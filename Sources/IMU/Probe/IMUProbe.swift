@@ -1,6 +1,6 @@
 /// Finds the IMU on a bus from the chip table: it reads the identification register of every part
 /// the table knows (`IMUChipTable`, the magnetometers the chips need, `IMUPart.withoutDriver`), one
-/// address group after the other in table order (hardware.md §1.2 "Probe order"):
+/// address group after the other in table order (docs/hardware.md §1.2.11):
 ///
 /// 1. 0x6A, 0x6B register 0x0F: 0x6A LSM6DSL, 0x68 LSM9DS1, 0x6B ISM330DHCX/LSM6DSO, 0x73 LSM6DSV320X;
 ///    then 0x1C, 0x1E register 0x0F = 0x3D: the LIS3MDL or LSM9DS1 magnetometer (indistinguishable,
