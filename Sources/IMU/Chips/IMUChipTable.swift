@@ -11,16 +11,6 @@ public enum IMUChipTable {
         .bno055,
     ]
 
-    /// The chip named `configurationName` in `[imu] chip`, or nil.
-    public static func chip(named configurationName: String) -> IMUChip? {
-        var i = 0
-        while i < all.count {
-            if all[i].configurationName.description == configurationName { return all[i] }
-            i += 1
-        }
-        return nil
-    }
-
     /// The supported chip `part` identifies, or nil (a magnetometer, or a part puckd has no driver for).
     public static func chip(identifiedBy part: IMUPart) -> IMUChip? {
         var i = 0
