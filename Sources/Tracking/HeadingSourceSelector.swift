@@ -99,13 +99,13 @@ public struct HeadingSourceSelector: Sendable {
     /// The bearing to use at `now`. `includeCourse` false skips step 3 (reduced accuracy);
     /// `preferMagnetic` uses the IMU's magnetic heading first (ArcGIS compass reference, Q11).
     public func select(at now: Int64, includeCourse: Bool = true, preferMagnetic: Bool = false) -> BearingSelection? {
-        if let s = imu, s.isValid, now - s.timeNanoseconds <= imuTimeoutNanoseconds,
-           let direction = preferMagnetic && s.magneticHeadingDegrees >= 0
-               ? Angle.wrap360(s.magneticHeadingDegrees) : s.direction {
-            return BearingSelection(source: .imuHeading, degrees: direction, accuracyDegrees: s.headingAccuracyDegrees)
+        if let s = imu, let accuracy = s.headingAccuracyDegrees, now - s.timeNanoseconds <= imuTimeoutNanoseconds,
+           let direction = preferMagnetic ? s.magneticHeadingDegrees.map(Angle.wrap360) ?? s.direction : s.direction {
+            return BearingSelection(source: .imuHeading, degrees: direction, accuracyDegrees: accuracy)
         }
-        if let s = gnss, s.isValid, now - s.timeNanoseconds <= gpsMaxAgeNanoseconds, let direction = s.direction {
-            return BearingSelection(source: .gpsTrueHeading, degrees: direction, accuracyDegrees: s.headingAccuracyDegrees)
+        if let s = gnss, let accuracy = s.headingAccuracyDegrees, now - s.timeNanoseconds <= gpsMaxAgeNanoseconds,
+           let direction = s.direction {
+            return BearingSelection(source: .gpsTrueHeading, degrees: direction, accuracyDegrees: accuracy)
         }
         if let h = gpsHeadingDegrees, now - gpsHeadingTime <= gpsMaxAgeNanoseconds {
             return BearingSelection(source: .gpsTrueHeading, degrees: h, accuracyDegrees: assumedGPSAccuracyDegrees)
