@@ -123,7 +123,9 @@ public struct ConfigurationDocument: Sendable, Equatable {
     }
 
     static func render(key: String, value: String, comment: String?) -> String {
-        var line = key + " = " + ConfigurationValueText.written(value)
+        // A `;` comment (kept from a quoted value) ends only a quoted value: a bare one would swallow it.
+        let spelled = comment?.hasPrefix(";") == true ? ConfigurationValueText.quoted(value) : ConfigurationValueText.written(value)
+        var line = key + " = " + spelled
         if let comment { line += "  " + comment }
         return line
     }

@@ -96,6 +96,27 @@ import TestSupport
         }
     }
 
+    /// Found by `make fuzz` (config target, second run): a quoted value with a `;` comment was written
+    /// back bare when it no longer needed quotes, and the bare value swallowed the comment
+    /// (`button = 6  ; the button` reads as "6  ; the button").
+    @Test func aSemicolonCommentKeepsItsValueQuoted() throws {
+        var document = ConfigurationDocument(name: "f.conf", text: "[gpio]\nbutton = \"5\" ; the button\n")
+        #expect(document.value(section: "gpio", key: "button") == "5")
+        document.setValue("6", section: "gpio", key: "button")
+        #expect(document.text == "[gpio]\nbutton = \"6\"  ; the button\n")
+        let loaded = try ConfigurationLoader.load(documents: [ConfigurationDocument(name: "f.conf", text: document.text)])
+        #expect(loaded.configuration.gpio.button == 6)
+        let finding = try #require(Fixtures.bytes("fuzz/config/finding-semicolon-comment.conf"))
+        let found = ConfigurationDocument(name: "f.conf", text: String(decoding: finding, as: UTF8.self))
+        var rewritten = found
+        for entry in found.entries { rewritten.setValue(entry.value, section: entry.section, key: entry.key) }
+        let again = ConfigurationDocument(name: "f.conf", text: rewritten.text)
+        #expect(!found.entries.isEmpty)
+        for entry in found.entries {
+            #expect(again.value(section: entry.section, key: entry.key) == found.value(section: entry.section, key: entry.key))
+        }
+    }
+
     /// A bad line is quoted as a short escaped excerpt, never the whole file or raw control bytes.
     @Test func errorsQuoteAShortEscapedExcerpt() {
         let long = "\u{1B}[2J" + String(repeating: "x", count: 5000) + "\r"
