@@ -43,14 +43,27 @@ let package = Package(
         .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading", "Receiver"],
                 swiftSettings: strict),
 
+        // Buttons, LEDs and PPS pairing: debouncing, mode cycle, LED patterns; GPIO only through GPIOController.
+        .target(name: "Controls", dependencies: ["Hardware"], swiftSettings: strict),
+
+        // Configuration: keys, files (document, loader, writer), board profiles, whole-file reads.
+        .target(name: "Configuration", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "Hardware",
+                                                      "Controls", "CBundledData"],
+                swiftSettings: strict),
+
+        // Persistent state: the state record, the calibration record inside it, one CRC-32, the atomic store.
+        .target(name: "State", dependencies: ["NMEA", "Heading", "Tracking", "Configuration", "CLinux"],
+                swiftSettings: strict),
+
         // The device: wires sources, core, GPIO and console into one loop.
         .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
-                                              "Hardware", "CBundledData", "CCrypt"],
+                                              "Hardware", "Controls", "Configuration", "State", "CBundledData",
+                                              "CCrypt"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
-        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "CMallocCounter", "TestSupport"],
+        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "CMallocCounter", "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
@@ -65,6 +78,13 @@ let package = Package(
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "CBundledData", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "Hardware", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "Hardware", "Heading", "Tracking",
+                                                               "Receiver", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StateTests", dependencies: ["State", "Heading", "NMEA", "Tracking", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Controls", "Configuration", "State", "CBundledData",
+                                                       "TestSupport"],
+                    swiftSettings: strict),
     ]
 )

@@ -1,4 +1,5 @@
 import CLinux
+import Configuration
 import Glibc
 import Hardware
 import Puckd

@@ -1,4 +1,5 @@
 import CCrypt
+import Configuration
 import Glibc
 
 /// The serial console's password (`[console] password_file`): a crypt(3) hash, as in /etc/shadow

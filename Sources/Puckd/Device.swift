@@ -1,9 +1,12 @@
 import CLinux
+import Configuration
 import Console
+import Controls
 import Glibc
 import Hardware
 import Heading
 import NMEA
+import State
 import Tracking
 
 /// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling and the

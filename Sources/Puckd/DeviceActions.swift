@@ -1,4 +1,5 @@
 import Console
+import Controls
 import Hardware
 import Tracking
 

@@ -1,3 +1,4 @@
+import Configuration
 import Console
 
 /// `config KEY VALUE` and `config save` on the console. A value is checked with the key table (and the

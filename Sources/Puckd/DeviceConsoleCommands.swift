@@ -1,6 +1,7 @@
 import Console
 import Hardware
 import Heading
+import State
 import Tracking
 
 /// Console commands applied to the running device, then answered with the state read back (so the

@@ -1,4 +1,5 @@
 import CLinux
+import Configuration
 import Console
 import Hardware
 import Heading

@@ -2,6 +2,7 @@ import Glibc
 import Hardware
 import Heading
 import NMEA
+import State
 import Tracking
 
 /// Fixes completed while feeding one read: at most one per sentence, so 16 cover a 256-byte read.

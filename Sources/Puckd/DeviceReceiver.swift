@@ -1,3 +1,4 @@
+import Configuration
 import Console
 import Hardware
 import NMEA

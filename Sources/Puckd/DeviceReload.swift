@@ -1,4 +1,6 @@
 import CLinux
+import Configuration
+import Controls
 import Glibc
 
 /// SIGHUP: read the configuration again. A bad file is rejected with its error and the running

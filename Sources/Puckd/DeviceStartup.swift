@@ -1,3 +1,5 @@
+import Configuration
+import Controls
 import Glibc
 import Hardware
 import Heading

@@ -1,7 +1,10 @@
+import Configuration
 import Console
+import Controls
 import Glibc
 import Hardware
 import Heading
+import State
 import Tracking
 
 /// The tracking tick (core, events, faults, LEDs) and the periodic work of every wake-up.

@@ -1,4 +1,5 @@
 import CLinux
+import Controls
 import Glibc
 import Hardware
 

@@ -1,4 +1,6 @@
 import CBundledData
+import Configuration
+import Controls
 import Hardware
 import Heading
 

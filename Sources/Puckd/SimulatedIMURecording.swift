@@ -1,3 +1,4 @@
+import Configuration
 import Glibc
 import Hardware
 import Heading

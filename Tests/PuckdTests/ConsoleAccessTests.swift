@@ -1,4 +1,5 @@
 import CLinux
+@testable import Configuration
 import Console
 import Glibc
 import Testing

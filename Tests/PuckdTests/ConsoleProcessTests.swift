@@ -1,5 +1,7 @@
 import CLinux
+@testable import Configuration
 import Glibc
+@testable import State
 import Testing
 import TestSupport
 @testable import Puckd

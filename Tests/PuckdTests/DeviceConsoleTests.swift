@@ -1,5 +1,7 @@
+@testable import Configuration
 import Glibc
 import Heading
+@testable import State
 import Testing
 import TestSupport
 import Tracking

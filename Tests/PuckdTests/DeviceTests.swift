@@ -2,6 +2,7 @@ import Glibc
 import Hardware
 import Heading
 import NMEA
+@testable import State
 import Testing
 import TestSupport
 import Tracking

@@ -1,3 +1,4 @@
+@testable import Configuration
 import Glibc
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+@testable import Configuration
 import Glibc
 import Hardware
 import Receiver

@@ -6,12 +6,15 @@ import Glibc
 /// puckd's own); its directory is not writable by everyone unless sticky (/tmp). A `secret` (the
 /// password hash) may not be readable by others either. A file that fails is refused with a sentence
 /// naming the problem and the command that fixes it.
-struct FileTrust {
+public struct FileTrust {
     /// The file holds a secret: no read access beyond its owner and root's or puckd's group.
-    var secret = false
+    public var secret = false
+
+    /// Trust rules for an ordinary file (`secret: false`) or for a secret one.
+    public init(secret: Bool = false) { self.secret = secret }
 
     /// nil when `path` (whose `fstat` is `info`) may be trusted, else why not and how to fix it.
-    func problem(path: String, info: stat) -> String? {
+    public func problem(path: String, info: stat) -> String? {
         let uid = geteuid(), gid = getegid()
         let mode = info.st_mode & 0o7777
         let modeText = "mode " + Self.octal(mode)
@@ -51,17 +54,17 @@ struct FileTrust {
         return String(repeating: "0", count: max(0, 4 - text.count)) + text
     }
 
-    static func user(_ uid: uid_t) -> String {
+    public static func user(_ uid: uid_t) -> String {
         if let entry = getpwuid(uid), let name = entry.pointee.pw_name { return "uid " + String(uid) + " (" + String(cString: name) + ")" }
         return "uid " + String(uid)
     }
 
-    static func group(_ gid: gid_t) -> String {
+    public static func group(_ gid: gid_t) -> String {
         if let entry = getgrgid(gid), let name = entry.pointee.gr_name { return String(gid) + " (" + String(cString: name) + ")" }
         return String(gid)
     }
 
-    static func directory(of path: String) -> String {
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Puckd
+@testable import Controls
 
 /// Milliseconds (possibly fractional) to nanoseconds.
 func ms(_ milliseconds: Double) -> Int64 { Int64((milliseconds * 1_000_000).rounded()) }

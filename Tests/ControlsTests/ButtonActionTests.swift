@@ -1,5 +1,5 @@
 import Testing
-@testable import Puckd
+@testable import Controls
 
 /// Stand-in for the Tracking module's mode enum (the cycle is generic over it).
 enum TestMode: Equatable, Sendable {

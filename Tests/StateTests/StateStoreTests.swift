@@ -4,12 +4,12 @@ import NMEA
 import Testing
 import TestSupport
 import Tracking
-@testable import Puckd
+@testable import State
 
 /// The state file: round trip, atomic replacement, checksum, damaged files moved aside.
 @Suite struct StateStoreTests {
     final class Directory {
-        let path = SimulatedDeviceHarness.temporaryDirectory()
+        let path = Fixtures.temporaryDirectory(prefix: "puckd-device")
         deinit {
             for name in ["state", "state.tmp", "state.corrupt"] { unlink(path + "/" + name) }
             rmdir(path)

@@ -1,6 +1,6 @@
 import Hardware
 import Testing
-@testable import Puckd
+@testable import Controls
 
 @Suite struct PPSPairingTests {
     /// UTC of 2026-11-30T12:00:00Z in nanoseconds.

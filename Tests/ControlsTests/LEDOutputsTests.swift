@@ -1,6 +1,6 @@
 import Hardware
 import Testing
-@testable import Puckd
+@testable import Controls
 
 /// LEDs end to end against the GPIO twin: frames computed at a 60 Hz tick, written on change, checked
 /// through the twin's recorded output history.

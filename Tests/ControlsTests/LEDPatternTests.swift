@@ -1,5 +1,5 @@
 import Testing
-@testable import Puckd
+@testable import Controls
 
 @Suite struct LEDPatternTests {
     let patterns = LEDPatterns()

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
-@testable import Heading
+import Heading
+@testable import State
 
 @Suite struct CalibrationRecordTests {
     static let sample = MagnetometerCalibration(
@@ -25,7 +26,7 @@ import TestSupport
 
     /// Known-answer CRC-32: "123456789" → 0xCBF43926.
     @Test func crc32KnownAnswer() {
-        let crc = Array("123456789".utf8).withUnsafeBytes { MagnetometerCalibration.crc32($0) }
+        let crc = Array("123456789".utf8).withUnsafeBytes { CRC32.checksum($0) }
         #expect(crc == 0xCBF4_3926)
     }
 

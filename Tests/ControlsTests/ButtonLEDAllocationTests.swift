@@ -2,7 +2,7 @@ import Glibc
 import Hardware
 import Testing
 import TestSupport
-@testable import Puckd
+@testable import Controls
 
 /// The GPIO part of the device loop on the simulated board: each wake-up polls the button descriptors,
 /// drains edges, makes debounce/long-press decisions, maps presses to actions, steps the mode cycle and

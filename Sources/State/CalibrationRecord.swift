@@ -1,3 +1,5 @@
+import Heading
+
 /// Why stored calibration bytes could not be decoded. Every case says what to do.
 public enum CalibrationRecordError: Error, Sendable, Equatable {
     /// Not the record's size.
@@ -69,7 +71,7 @@ extension MagnetometerCalibration {
         w.vector(gyroBiasRadiansPerSecond ?? .zero)
         w.u64(UInt64(bitPattern: utcNanoseconds ?? 0))
         w.u32(UInt32(clamping: sampleCount))
-        w.u32(Self.crc32(UnsafeRawBufferPointer(rebasing: buffer[0..<w.offset])))
+        w.u32(CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<w.offset])))
         return w.offset
     }
 
@@ -90,7 +92,7 @@ extension MagnetometerCalibration {
         let version = r.u16()
         guard version == Self.recordVersion else { throw .unsupportedVersion(version) }
         let stored = RecordReader(buffer: bytes, offset: 164).peekU32()
-        guard stored == Self.crc32(UnsafeRawBufferPointer(rebasing: bytes[0..<164])) else { throw .checksumMismatch }
+        guard stored == CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<164])) else { throw .checksumMismatch }
         let flags = r.u16()
         let hard = r.vector(), row0 = r.vector(), row1 = r.vector(), row2 = r.vector()
         let field = r.f64(), coverage = r.f64(), residual = r.f64()
@@ -101,16 +103,6 @@ extension MagnetometerCalibration {
                   fieldMicrotesla: field, coverageFraction: coverage, residualFraction: residual, sampleCount: samples,
                   gyroBiasRadiansPerSecond: flags & 1 != 0 ? bias : nil, utcNanoseconds: flags & 2 != 0 ? utc : nil)
         guard isUsable, (0...1).contains(coverageFraction), bias.isFinite else { throw .invalidValues }
-    }
-
-    /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bitwise: the record is small.
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
     }
 }
 

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import TestSupport
 import Hardware
-@testable import Puckd
+@testable import Configuration
 
 /// Every profile in board/: parses, validates, equals the copy built into puckd, and says what a user
 /// needs (GPS, I2C, chip, lines, config.txt).

@@ -41,14 +41,14 @@ public enum ConfigurationOrigin: Sendable, Equatable, CustomStringConvertible {
 
 extension ConfigurationError {
     /// The entry subject `[section] key = value` (the key and value as short escaped excerpts).
-    static func subject(_ section: String, _ key: String, _ value: String) -> String {
+    public static func subject(_ section: String, _ key: String, _ value: String) -> String {
         "[" + section + "] " + excerpt(key) + " = " + excerpt(value)
     }
 
     /// At most `limit` characters of `text` for a message, control and invisible characters escaped
     /// (`\r`, `\t`, `\x1B`, `\u{FEFF}`), "…" when cut: a message never carries a whole file or bytes
     /// that would move a terminal's cursor.
-    static func excerpt(_ text: String, limit: Int = 60) -> String {
+    public static func excerpt(_ text: String, limit: Int = 60) -> String {
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -74,7 +74,7 @@ extension ConfigurationError {
     }
 
     /// The nearest known key of `section` to `key` (edit distance ≤ 3), for "did you mean".
-    static func suggestion(for key: String, in section: String) -> String? {
+    public static func suggestion(for key: String, in section: String) -> String? {
         var best: (String, Int)?
         for candidate in ConfigurationKeys.keys(in: section) {
             let d = editDistance(key, candidate.name)
@@ -83,7 +83,7 @@ extension ConfigurationError {
         return best?.0
     }
 
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let x = Array(a.utf8), y = Array(b.utf8)
         if x.isEmpty { return y.count }
         var previous = Array(0...y.count)

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 import TestSupport
-@testable import Puckd
+@testable import Configuration
 
 /// README documents every configuration key: its table is `puckd --help-config markdown`, generated
 /// from the key table, so the two cannot drift apart.

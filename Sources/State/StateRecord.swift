@@ -1,3 +1,4 @@
+import Configuration
 import Heading
 import NMEA
 import Tracking
@@ -193,7 +194,7 @@ public struct DeviceStateRecord: Sendable, Equatable {
                 put(degrees.bitPattern, 8, at: 264, buffer)
             }
         }
-        put(UInt64(Self.crc32(UnsafeRawBufferPointer(rebasing: buffer[0..<272]))), 4, at: 272, buffer)
+        put(UInt64(CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<272]))), 4, at: 272, buffer)
         return Self.byteCount
     }
 
@@ -212,7 +213,7 @@ public struct DeviceStateRecord: Sendable, Equatable {
         default: throw .unsupportedVersion(version)
         }
         guard bytes.count == size else { throw .wrongLength(actual: bytes.count, expected: size) }
-        guard UInt32(Self.get(bytes, size - 4, 4)) == Self.crc32(UnsafeRawBufferPointer(rebasing: bytes[0..<size - 4])) else {
+        guard UInt32(Self.get(bytes, size - 4, 4)) == CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<size - 4])) else {
             throw .checksumMismatch
         }
         let flags = UInt16(Self.get(bytes, 6, 2))
@@ -290,21 +291,5 @@ public struct DeviceStateRecord: Sendable, Equatable {
         var i = 0
         while i < size { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)); i += 1 }
         return value
-    }
-
-    /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), bit by bit: 272 bytes, no table.
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        var i = 0
-        while i < bytes.count {
-            crc ^= UInt32(bytes[i])
-            var bit = 0
-            while bit < 8 {
-                crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
-                bit += 1
-            }
-            i += 1
-        }
-        return ~crc
     }
 }

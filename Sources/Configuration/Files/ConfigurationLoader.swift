@@ -11,6 +11,12 @@ public struct LoadedConfiguration: Sendable, Equatable {
     /// `section.key` → where its value was last set (absent: the default).
     public var origins: [String: ConfigurationOrigin]
 
+    public init(configuration: PuckdConfiguration, documents: [ConfigurationDocument], origins: [String: ConfigurationOrigin]) {
+        self.configuration = configuration
+        self.documents = documents
+        self.origins = origins
+    }
+
     /// Where `section.key` got its value.
     public func origin(of qualifiedName: String) -> ConfigurationOrigin { origins[qualifiedName] ?? .defaultValue }
 }
@@ -48,7 +54,7 @@ public enum ConfigurationLoader {
         }
     }
 
-    static func apply(_ document: ConfigurationDocument, to result: inout LoadedConfiguration) throws(ConfigurationError) {
+    public static func apply(_ document: ConfigurationDocument, to result: inout LoadedConfiguration) throws(ConfigurationError) {
         var seen: [String: Int] = [:]
         for line in document.lines {
             let location = document.name + ":" + String(line.number)
@@ -118,7 +124,7 @@ public enum ConfigurationLoader {
 
     /// Checks what one key alone cannot: every GPIO line used once, long press longer than debounce,
     /// the tracking core's limits.
-    static func validate(_ loaded: LoadedConfiguration) throws(ConfigurationError) {
+    public static func validate(_ loaded: LoadedConfiguration) throws(ConfigurationError) {
         let c = loaded.configuration
         func fail(_ key: String, _ reason: String) -> ConfigurationError {
             let definition = ConfigurationKeys.all.first { $0.qualifiedName == key }!

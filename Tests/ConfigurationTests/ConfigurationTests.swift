@@ -2,7 +2,7 @@ import Hardware
 import Heading
 import Testing
 import Tracking
-@testable import Puckd
+@testable import Configuration
 
 /// The configuration format, the key table and every class of error with its exact message.
 @Suite struct ConfigurationTests {

@@ -1,4 +1,5 @@
 import Console
+import Controls
 import Hardware
 import Heading
 import Tracking
@@ -33,17 +34,17 @@ public enum ConfigurationKeys {
     ]
 
     /// True for `deviceShaping` keys and every key of `[console]` and `[sim]`.
-    static func shapesDevice(section: String, name: String) -> Bool {
+    public static func shapesDevice(section: String, name: String) -> Bool {
         section == "console" || section == "sim" || deviceShaping.contains(section + "." + name)
     }
 
-    static let board: [ConfigurationKey] = [
+    public static let board: [ConfigurationKey] = [
         .text("board", "name", \.board.name, allowed: "any text", doc: "what this profile describes, for the start-up report"),
         .boolean("board", "simulated", \.board.simulated,
                  doc: "true: GPS, IMU and GPIO are simulated twins (the [sim] section says how)"),
     ]
 
-    static let gps: [ConfigurationKey] = [
+    public static let gps: [ConfigurationKey] = [
         .text("gps", "source", \.gps.source,
               allowed: "none, /dev/ttyAMA0[:BAUD], serial:PATH, FILE, -, tcp://HOST:PORT or gpsd://HOST[:PORT]",
               doc: "where NMEA comes from (ignored on the simulated board, which replays [sim] gps_log)",
@@ -77,7 +78,7 @@ public enum ConfigurationKeys {
                          }),
     ] + receiverKeys
 
-    static let imu: [ConfigurationKey] = [
+    public static let imu: [ConfigurationKey] = [
         .text("imu", "bus", \.imu.bus, allowed: "/dev/i2c-N or adapter:NAME (the name in /sys/class/i2c-adapter)",
               doc: "the I2C bus of the IMU",
               validate: { $0.hasPrefix("/") || $0.hasPrefix("adapter:") && $0.count > 8 ? nil
@@ -100,7 +101,7 @@ public enum ConfigurationKeys {
                  doc: "a magnetometer calibration (or gyroscope bias measurement) gives up after this long", live: true),
     ]
 
-    static let heading: [ConfigurationKey] = HeadingConfiguration.settingKeys.map { name in
+    public static let heading: [ConfigurationKey] = HeadingConfiguration.settingKeys.map { name in
         ConfigurationKey(section: "heading", name: name, allowed: "a number ≥ 0",
                          doc: "heading estimator tuning (see puckd heading --help)", live: true,
                          read: { ConfigurationKey.formatNumber($0.heading.value(of: name) ?? 0) },
@@ -114,7 +115,7 @@ public enum ConfigurationKeys {
 
     static let modeNames: [(String, TrackingMode)] = TrackingMode.allCases.map { ($0.name.description, $0) }
 
-    static let tracking: [ConfigurationKey] = [
+    public static let tracking: [ConfigurationKey] = [
         .choice("tracking", "mode", \.tracking.mode, modeNames,
                 doc: "tracking mode at the first start; later starts restore the last mode from the state"),
         .boolean("tracking", "show_location", \.tracking.showsLocation, doc: "show the puck at start (showsUserLocation)"),
@@ -149,7 +150,7 @@ public enum ConfigurationKeys {
 
     static let actionCases: [(String, ButtonAction)] = ButtonAction.allCases.map { ($0.name.description, $0) }
 
-    static let gpio: [ConfigurationKey] = [
+    public static let gpio: [ConfigurationKey] = [
         .text("gpio", "chip", \.gpio.chip,
               allowed: "auto, none, a chip label (pinctrl-bcm2711), gpiochipN or a /dev path",
               doc: "the GPIO chip of buttons and LEDs; auto finds the Raspberry Pi header chip; none disables GPIO"),
@@ -200,19 +201,19 @@ public enum ConfigurationKeys {
         .boolean("gpio", "led_active_low", \.gpio.ledActiveLow, doc: "true: LEDs light with the pin low (LED to 3.3 V)"),
     ]
 
-    static let pps: [ConfigurationKey] = [
+    public static let pps: [ConfigurationKey] = [
         .line("pps", "line", \.pps.line, doc: "GPIO line of the receiver's PPS output (edge events)"),
         .text("pps", "device", \.pps.device, allowed: "none or a /dev/ppsN path",
               doc: "kernel PPS device (dtoverlay=pps-gpio); used instead of line when set",
               validate: { $0.isEmpty || ConfigurationKey.isNone($0) || $0.hasPrefix("/") ? nil : "not a device path, write /dev/pps0 or none" }),
     ]
 
-    static let loop: [ConfigurationKey] = [
+    public static let loop: [ConfigurationKey] = [
         .integer("loop", "tick_hz", \.loop.tickHertz, 1...240, unit: "hertz",
                  doc: "tracking tick rate (puck and camera animation, LEDs)", live: true),
     ]
 
-    static let console: [ConfigurationKey] = [
+    public static let console: [ConfigurationKey] = [
         ConfigurationKey(section: "console", name: "device",
                          allowed: "auto, stdio, none or a serial device /dev/ttyXXX[:BAUD] (default 115200 baud)",
                          doc: "where the console is: stdio = standard input/output (interactive on a terminal, "
@@ -247,7 +248,7 @@ public enum ConfigurationKeys {
                     + "further failure (at most 60 s); never a pause of the loop", live: true),
     ]
 
-    static let state: [ConfigurationKey] = [
+    public static let state: [ConfigurationKey] = [
         .text("state", "directory", \.state.directory, allowed: "an absolute directory path",
               doc: "where the state file lives (systemd StateDirectory)",
               validate: { $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /var/lib/puckd" }),
@@ -257,7 +258,7 @@ public enum ConfigurationKeys {
                  doc: "the last good fix is refreshed in the state at most this often", live: true),
     ]
 
-    static let sim: [ConfigurationKey] = [
+    public static let sim: [ConfigurationKey] = [
         .text("sim", "gps_log", \.sim.gpsLog, allowed: "empty (the bundled drive) or an NMEA log file",
               doc: "the log the simulated receiver replays at recorded pace"),
         .boolean("sim", "loop", \.sim.loop, doc: "replay the log again from the start when it ends"),

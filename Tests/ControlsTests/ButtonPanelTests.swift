@@ -1,7 +1,7 @@
 import Glibc
 import Hardware
 import Testing
-@testable import Puckd
+@testable import Controls
 
 /// Buttons end to end against the GPIO twin: scripted presses with bounce on the wire, the panel
 /// requests the lines, drains the event descriptors and the action map turns presses into actions.

@@ -1,6 +1,6 @@
 import Testing
 import Receiver
-@testable import Puckd
+@testable import Configuration
 
 /// The `[gps]` keys that configure the receiver: parsing, `keep`, refusals with the reason, the round
 /// trip `config save` relies on, and what the board profiles ask of their receivers.

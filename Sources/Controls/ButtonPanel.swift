@@ -102,7 +102,7 @@ public struct ButtonPanel: Sendable {
     }
 
     /// The debouncer's timing: no second debounce on top of the kernel's.
-    static func softwareTiming(_ timing: ButtonTiming, _ debounce: GPIODebounceStatus) -> ButtonTiming {
+    public static func softwareTiming(_ timing: ButtonTiming, _ debounce: GPIODebounceStatus) -> ButtonTiming {
         guard debounce.kernelPeriodNanoseconds > 0 else { return timing }
         return ButtonTiming(debounceNanoseconds: 0, longPressNanoseconds: timing.longPressNanoseconds)
     }

@@ -6,9 +6,9 @@ import Glibc
 /// terminal), refuse what `fstat` says is not a regular file, then read in chunks (EINTR retried),
 /// stopping beyond `limitBytes`. With `trust`, the file's owner and mode are checked first, as
 /// sshd's StrictModes does. Allocates; never used on the loop's path.
-enum WholeFile {
+public enum WholeFile {
     /// Why a file could not be read, as the end of a sentence the caller begins with its own context.
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         case cannotOpen(errno: Int32)
         case notRegular
         case cannotRead(errno: Int32)
@@ -18,7 +18,7 @@ enum WholeFile {
     }
 
     /// The bytes of `path`, at most `limitBytes` of them, after `trust`'s checks of owner and mode.
-    static func read(_ path: String, limitBytes: Int, trust: FileTrust? = nil) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String, limitBytes: Int, trust: FileTrust? = nil) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 { throw .cannotOpen(errno: errno) }
         defer { close(fd) }
@@ -45,5 +45,5 @@ enum WholeFile {
     }
 
     /// `strerror` of an errno, as text ("No such file or directory").
-    static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+    public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
 }
