@@ -21,7 +21,7 @@ extension TermiosPort {
 
 extension SystemCalls {
     /// write(2) without blocking (the descriptor is O_NONBLOCK): bytes written, 0 for EAGAIN, or -errno.
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         while true {
             let n = Glibc.write(fd, base, bytes.count)

@@ -207,7 +207,7 @@ public final class LibgpiodGPIOController: GPIOController {
     }
 
     /// What the kernel reported for a line requested with debounce (microseconds, -1 when unreadable).
-    static func debounceStatus(kernelMicroseconds: Int64) -> GPIODebounceStatus {
+    public static func debounceStatus(kernelMicroseconds: Int64) -> GPIODebounceStatus {
         if kernelMicroseconds > 0 {
             let (nanoseconds, overflow) = kernelMicroseconds.multipliedReportingOverflow(by: 1000)
             return .kernel(periodNanoseconds: overflow ? .max : nanoseconds)

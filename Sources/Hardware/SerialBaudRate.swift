@@ -19,7 +19,7 @@ public enum SerialBaudRate {
     public static func isStandard(_ rate: Int) -> Bool { termiosSpeed(rate) != nil }
 
     /// The termios `speed_t` constant for `rate`, nil when the rate is not standard.
-    static func termiosSpeed(_ rate: Int) -> speed_t? {
+    public static func termiosSpeed(_ rate: Int) -> speed_t? {
         let value: Int32
         switch rate {
         case 1200: value = B1200
@@ -49,7 +49,7 @@ public enum SerialBaudRate {
     }
 
     /// Bits per second for a termios `speed_t` constant, nil for others.
-    static func bitsPerSecond(termiosSpeed speed: speed_t) -> Int? {
+    public static func bitsPerSecond(termiosSpeed speed: speed_t) -> Int? {
         for rate in standardRates where termiosSpeed(rate) == speed { return rate }
         return nil
     }

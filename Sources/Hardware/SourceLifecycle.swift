@@ -1,13 +1,13 @@
 /// The bookkeeping every source shares: status, counters and the reconnect policy. Sources call
 /// `opened` and `fail`; `attemptDue` says whether a closed source should try to open now.
-struct SourceLifecycle {
-    var status: SourceStatus = .connecting
-    var policy: ReconnectPolicy
-    var counters = SourceCounters()
+public struct SourceLifecycle {
+    public var status: SourceStatus = .connecting
+    public var policy: ReconnectPolicy
+    public var counters = SourceCounters()
     /// Monotonic time of the last byte delivered (or of the open), for silence timeouts.
     var lastActivityNanoseconds: Int64 = 0
 
-    init(policy: ReconnectPolicy) { self.policy = policy }
+    public init(policy: ReconnectPolicy) { self.policy = policy }
 
     /// True when the source is closed and an open attempt is due at `now`.
     func attemptDue(nowNanoseconds now: Int64) -> Bool {
@@ -27,14 +27,14 @@ struct SourceLifecycle {
         }
     }
 
-    mutating func opened(nowNanoseconds now: Int64) {
+    public mutating func opened(nowNanoseconds now: Int64) {
         status = .open
         counters.opens &+= 1
         policy.opened(nowNanoseconds: now)
         lastActivityNanoseconds = now
     }
 
-    mutating func delivered(_ count: Int, nowNanoseconds now: Int64) {
+    public mutating func delivered(_ count: Int, nowNanoseconds now: Int64) {
         counters.bytesRead &+= UInt64(count)
         lastActivityNanoseconds = now
     }
@@ -51,5 +51,5 @@ struct SourceLifecycle {
         return error
     }
 
-    mutating func finish() { status = .finished }
+    public mutating func finish() { status = .finished }
 }

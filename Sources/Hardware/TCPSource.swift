@@ -30,7 +30,7 @@ public struct TCPSource: ByteSource, ~Copyable {
                   connectTimeoutNanoseconds: connectTimeoutNanoseconds, silenceTimeoutNanoseconds: silenceTimeoutNanoseconds)
     }
 
-    init(host: String, port: UInt16, origin: SourceOrigin, policy: ReconnectPolicy,
+    public init(host: String, port: UInt16, origin: SourceOrigin, policy: ReconnectPolicy,
          connectTimeoutNanoseconds: Int64, silenceTimeoutNanoseconds: Int64?) {
         self.endpoint = TCPEndpoint(host: host, port: port)
         self.subject = TCPEndpoint.subject(host: host, port: port)

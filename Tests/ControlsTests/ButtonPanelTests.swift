@@ -1,5 +1,6 @@
 import Glibc
 import Hardware
+@testable import Simulation
 import Testing
 @testable import Controls
 

@@ -2,6 +2,7 @@
 import Glibc
 import Heading
 @testable import State
+@testable import Simulation
 import Testing
 import TestSupport
 import Tracking

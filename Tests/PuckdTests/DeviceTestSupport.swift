@@ -2,6 +2,7 @@ import CLinux
 @testable import Configuration
 import Glibc
 import Hardware
+@testable import Simulation
 import TestSupport
 @testable import Puckd
 

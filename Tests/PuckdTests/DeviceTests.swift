@@ -1,3 +1,4 @@
+import CBundledData
 import Glibc
 import Hardware
 import Heading
@@ -267,5 +268,5 @@ import Tracking
         #expect(h.device.counters.fixes > 10, "the device runs on without them")
     }
 
-    var bundledDrive: UnsafeRawBufferPointer { SimulatedMotionTests.drive }
+    var bundledDrive: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count()) }
 }

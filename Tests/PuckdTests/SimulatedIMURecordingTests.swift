@@ -2,6 +2,7 @@
 import Glibc
 import Hardware
 import Heading
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd

@@ -306,17 +306,6 @@ public enum SimulatedIMUChoice: UInt8, Sendable, Equatable {
     case icm20948 = 2
     case mpu9250 = 3
     case none = 4
-
-    /// The Hardware twin's board, nil for none.
-    public var board: SimulatedIMUBoard? {
-        switch self {
-        case .berryIMUv3: return .berryIMUv3
-        case .senseHAT: return .senseHAT
-        case .icm20948: return .icm20948
-        case .mpu9250: return .mpu9250
-        case .none: return nil
-        }
-    }
 }
 
 /// `[sim]`: the simulated board.

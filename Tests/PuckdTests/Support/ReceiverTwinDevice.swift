@@ -2,6 +2,7 @@
 import Glibc
 import Hardware
 import Receiver
+@testable import Simulation
 import TestSupport
 @testable import Puckd
 
