@@ -64,12 +64,12 @@ let package = Package(
 
         // The device: the loop that wires sources, core, GPIO, state and console.
         .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
-                                              "Configuration", "State", "Simulation", "CBundledData", "CCrypt"],
+                                              "Configuration", "State", "Simulation", "CLinux", "CCrypt"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
-        .target(name: "Commands", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
-                                                 "Hardware", "Controls", "Configuration", "State", "Simulation",
-                                                 "Puckd", "CBundledData", "CLinux"],
+        .target(name: "Commands", dependencies: ["NMEA", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
+                                                 "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
+                                                 "CLinux"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
