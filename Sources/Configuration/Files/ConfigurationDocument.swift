@@ -122,7 +122,7 @@ public struct ConfigurationDocument: Sendable, Equatable {
         (hasByteOrderMark ? "\u{FEFF}" : "") + lines.map { $0.text + (usesCRLF ? "\r\n" : "\n") }.joined()
     }
 
-    public static func render(key: String, value: String, comment: String?) -> String {
+    static func render(key: String, value: String, comment: String?) -> String {
         var line = key + " = " + ConfigurationValueText.written(value)
         if let comment { line += "  " + comment }
         return line

@@ -54,17 +54,17 @@ public struct FileTrust {
         return String(repeating: "0", count: max(0, 4 - text.count)) + text
     }
 
-    public static func user(_ uid: uid_t) -> String {
+    static func user(_ uid: uid_t) -> String {
         if let entry = getpwuid(uid), let name = entry.pointee.pw_name { return "uid " + String(uid) + " (" + String(cString: name) + ")" }
         return "uid " + String(uid)
     }
 
-    public static func group(_ gid: gid_t) -> String {
+    static func group(_ gid: gid_t) -> String {
         if let entry = getgrgid(gid), let name = entry.pointee.gr_name { return String(gid) + " (" + String(cString: name) + ")" }
         return String(gid)
     }
 
-    public static func directory(of path: String) -> String {
+    static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

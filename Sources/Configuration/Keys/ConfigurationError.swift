@@ -74,7 +74,7 @@ extension ConfigurationError {
     }
 
     /// The nearest known key of `section` to `key` (edit distance ≤ 3), for "did you mean".
-    public static func suggestion(for key: String, in section: String) -> String? {
+    static func suggestion(for key: String, in section: String) -> String? {
         var best: (String, Int)?
         for candidate in ConfigurationKeys.keys(in: section) {
             let d = editDistance(key, candidate.name)

@@ -77,7 +77,7 @@ public enum ConfigurationProblem: Error, Equatable, Sendable {
 // MARK: builders
 
 extension ConfigurationKey {
-    public static func integer(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, Int>,
+    static func integer(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, Int>,
                         _ range: ClosedRange<Int>, unit: String, doc: String, live: Bool = false) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, allowed: rangeText(range, unit: unit), doc: doc, live: live,
                          read: { String($0[keyPath: path]) },
@@ -90,7 +90,7 @@ extension ConfigurationKey {
     }
 
     /// A GPIO line offset (0…53) or `none`.
-    public static func line(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, Int?>,
+    static func line(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, Int?>,
                      doc: String, live: Bool = false) -> ConfigurationKey {
         let range = 0...53
         return ConfigurationKey(section: section, name: name, allowed: rangeText(range, unit: "BCM line offset") + " or none",
@@ -105,7 +105,7 @@ extension ConfigurationKey {
                                 })
     }
 
-    public static func decimal(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, Double>,
+    static func decimal(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, Double>,
                         _ range: ClosedRange<Double>, unit: String, doc: String, live: Bool = false) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name,
                          allowed: formatNumber(range.lowerBound) + "…" + formatNumber(range.upperBound) + " (" + unit + ")",
@@ -149,7 +149,7 @@ extension ConfigurationKey {
     }
 
     /// Free text checked by `validate` (nil = fine, else the reason).
-    public static func text(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, String>,
+    static func text(_ section: String, _ name: String, _ path: WritableKeyPath<PuckdConfiguration, String>,
                      allowed: String, doc: String, live: Bool = false,
                      validate: @escaping (String) -> String? = { _ in nil }) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, allowed: allowed, doc: doc, live: live,

@@ -34,7 +34,7 @@ public enum ConfigurationKeys {
     ]
 
     /// True for `deviceShaping` keys and every key of `[console]` and `[sim]`.
-    public static func shapesDevice(section: String, name: String) -> Bool {
+    static func shapesDevice(section: String, name: String) -> Bool {
         section == "console" || section == "sim" || deviceShaping.contains(section + "." + name)
     }
 
