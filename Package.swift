@@ -41,32 +41,72 @@ let package = Package(
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
-        // Thin edges: real hardware backends and their simulated twins.
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading", "Receiver"],
+        // Thin edges: the real hardware backends (their simulated twins are in Simulation).
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading"], swiftSettings: strict),
+
+        // Buttons, LEDs and PPS pairing (debouncer, mode cycle, LED patterns); GPIO through GPIOController.
+        .target(name: "Controls", dependencies: ["Hardware"], swiftSettings: strict),
+
+        // Configuration: keys, files (document, loader, writer), board profiles, whole-file reads.
+        .target(name: "Configuration", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "Hardware",
+                                                      "Controls", "CBundledData"],
                 swiftSettings: strict),
 
-        // The device: wires sources, core, GPIO and console into one loop.
-        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
-                                              "Hardware", "CBundledData", "CCrypt"],
+        // Persistent state: the state record, the calibration record inside it, one CRC-32, the atomic store.
+        .target(name: "State", dependencies: ["NMEA", "Heading", "Tracking", "Configuration", "CLinux"],
                 swiftSettings: strict),
-        .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
+
+        // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
+        // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
+        .target(name: "Simulation", dependencies: ["NMEA", "Heading", "Receiver", "Console", "Hardware", "Controls",
+                                                   "Configuration", "CBundledData", "CLinux"],
+                swiftSettings: strict),
+
+        // The device: the loop that wires sources, core, GPIO, state and console.
+        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
+                                              "Configuration", "State", "Simulation", "CLinux", "CCrypt"],
+                swiftSettings: strict),
+        // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
+        .target(name: "Commands", dependencies: ["NMEA", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
+                                                 "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
+                                                 "CLinux"],
+                swiftSettings: strict),
+        .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
-        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "CMallocCounter", "TestSupport"],
+        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "CMallocCounter",
+                                                             "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
-        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Heading", "NMEA"], path: "Tests/TestSupport",
-                swiftSettings: strict),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Heading", "NMEA", "Hardware"],
+                path: "Tests/TestSupport", swiftSettings: strict),
+        // The invariant checks shared by the NMEA fuzz test and `make fuzz`; not linked into puckd.
+        .target(name: "FuzzSupport", dependencies: ["NMEA"], path: "Fuzz/Support", swiftSettings: strict),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "FuzzSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HeadingTests", dependencies: ["Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Heading", "NMEA", "Receiver", "TestSupport"],
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Simulation", "Heading", "NMEA", "Receiver",
+                                                          "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "CBundledData", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "Hardware", "Simulation", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "Hardware", "Heading", "Tracking",
+                                                               "Receiver", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StateTests", dependencies: ["State", "Heading", "NMEA", "Tracking", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Configuration", "Hardware", "Heading",
+                                                            "CBundledData", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "CBundledData",
+                                                          "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
+                                                       "Simulation", "CBundledData", "TestSupport"],
+                    swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+@testable import Simulation
 import Testing
 import Heading
 @testable import Hardware

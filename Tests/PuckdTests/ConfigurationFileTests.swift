@@ -1,4 +1,6 @@
+@testable import Configuration
 import Glibc
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd

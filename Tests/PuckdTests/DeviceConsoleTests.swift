@@ -1,5 +1,8 @@
+@testable import Configuration
 import Glibc
 import Heading
+@testable import State
+@testable import Simulation
 import Testing
 import TestSupport
 import Tracking

@@ -1,7 +1,9 @@
+import CBundledData
 import Glibc
 import Hardware
 import Heading
 import NMEA
+@testable import State
 import Testing
 import TestSupport
 import Tracking
@@ -266,5 +268,5 @@ import Tracking
         #expect(h.device.counters.fixes > 10, "the device runs on without them")
     }
 
-    var bundledDrive: UnsafeRawBufferPointer { SimulatedMotionTests.drive }
+    var bundledDrive: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count()) }
 }

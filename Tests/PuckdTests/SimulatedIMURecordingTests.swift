@@ -1,6 +1,8 @@
+@testable import Configuration
 import Glibc
 import Hardware
 import Heading
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd
