@@ -1,6 +1,6 @@
 /// Every tunable number of the tracking core, with the SDK defaults of docs/tracking.md. Field names are
-/// the configuration keys (`[tracking] <field>` in a file, `--set tracking.<field>=…`); units are in the names.
-/// `validationError()` checks each numeric field against the range given in its comment.
+/// the configuration keys (`[tracking] <field>` in a file, `--set tracking.<field>=…`); units are in the
+/// names. `validationError()` checks each numeric field against the range given in its comment.
 ///
 /// Where the SDKs disagree (tracking.md 15) the default follows MapLibre Native iOS (the base of
 /// NextBillion's NGLMapView) unless the comment says otherwise, and the field lets a user choose.
