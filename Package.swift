@@ -21,7 +21,9 @@ let package = Package(
         // finds (Debian 12: 1.6.3, Debian 13: 2.2.1): the API is chosen at build time, never at run time.
         .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
         // libcrypt (libxcrypt): crypt(3) checks the serial console's password hash.
-        .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
+        // Without pkgConfig: libcrypt.pc adds -L/usr/lib/x86_64-linux-gnu, which SwiftPM passes on and which
+        // would then find the system libgpiod.a before the other API's in `make build-other`.
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // Linux uAPI pieces that do not import into Swift (ioctl numbers, unions, inline helpers).
         .target(name: "CLinux"),
         // Data compiled into the binary with #embed: the default replay drive and its licence.
