@@ -116,7 +116,7 @@ uninstall:
 clean:
 	rm -rf .build
 
-# --- Reliability (issue 11): fuzzing, sanitizers, soak. Kept in their own block. ---------------
+# --- Reliability: fuzzing, sanitizers, soak. Kept in their own block. ---------------
 # make fuzz: every libFuzzer target of Fuzz/Targets/ (one file each; swiftc -sanitize=fuzzer,address)
 # on its seed corpus in Tests/Fixtures/fuzz/, FUZZ_SECONDS each (default 60) or FUZZ_RUNS executions.
 FUZZ_SECONDS ?= 60

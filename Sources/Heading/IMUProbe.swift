@@ -1,5 +1,5 @@
 /// Finds the IMU on a bus by the identification register of its accel/gyro die, in a fixed order
-/// that disambiguates every supported board (hardware.md §1.2 "Probe order"):
+/// that disambiguates every supported board (docs/hardware.md §1.2.11):
 ///
 /// 1. 0x6A, 0x6B register 0x0F: 0x68 LSM9DS1, 0x6A LSM6DSL, 0x6B ISM330DHCX/LSM6DSO, 0x73 LSM6DSV320X;
 ///    then 0x1C, 0x1E register 0x0F = 0x3D: the LIS3MDL or LSM9DS1 magnetometer (indistinguishable,

@@ -6,7 +6,7 @@
 /// Reading: STATUS_REG (0x1E) XLDA|GDA, then one 14-byte burst from OUT_TEMP_L (0x20): temperature,
 /// gyro x,y,z, accel x,y,z, little-endian; then the magnetometer's status + data burst.
 /// The magnetometer is a separate package: its axes relative to the LSM6DSL are the board's
-/// (`magnetometerRemap`, identity by default; unverified on hardware — see hardware.md §0).
+/// (`magnetometerRemap`, identity by default; unverified on hardware — see docs/hardware.md §0).
 public struct LSM6DSLDriver: IMUChipDriver {
     /// Register map (ST lsm6dsl_reg.h).
     public enum Register {

@@ -25,7 +25,7 @@ import TestSupport
 
     /// Reference epochs we do not match, keyed by log and epoch time, with the reason. None: `mtk-3301`
     /// (3 satellites in GGA, GSA 2D, gpsd 3D) was gpsd's RMC rule, a merged fix with an altitude is 3D,
-    /// which puckd follows now (`FixModeRules`, docs/nmea-epochs.md §2.1).
+    /// which puckd follows now (`FixModeRules`, docs/nmea-epochs.md §2).
     static let expectedMismatches: [(log: String, time: String, reason: String)] = []
 
     /// Logs allowed below the 99 % per-log goal, because every miss is an expected mismatch above.

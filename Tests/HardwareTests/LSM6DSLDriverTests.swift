@@ -5,7 +5,7 @@ import Heading
 
 /// LSM6DSL + LIS3MDL (BerryIMU v3 / BerryGPS-IMU v4) through the register-level simulated twin.
 @Suite struct LSM6DSLDriverTests {
-    // Datasheet sensitivities (hardware.md §1.2), written here independently of the driver.
+    // Datasheet sensitivities (docs/hardware.md §1.2.2, §1.2.3), written here independently of the driver.
     let gyroDPSPerLSB = 0.070          // ±2000 dps
     let accelGPerLSB = 0.122e-3        // ±4 g
     let magGaussPerLSB = 1 / 6842.0    // ±4 gauss

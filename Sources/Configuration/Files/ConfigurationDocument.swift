@@ -1,5 +1,6 @@
 /// A configuration file as written: every line in order with its comments, so a program can change
-/// one value and write the file back with everything else untouched (`config save`, issue 6).
+/// one value and write the file back with everything else untouched, so `config save` keeps the
+/// user's comments, order and spelling.
 ///
 /// Format: `[section]` headers, `key = value` entries, an optional ` # comment` after a value, `#` or
 /// `;` comment lines and blank lines. Keys belong to the section above them. A value may be written in

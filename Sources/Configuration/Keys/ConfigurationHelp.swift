@@ -24,8 +24,8 @@ public enum ConfigurationHelp {
         return out
     }
 
-    /// The same table in Markdown (`puckd --help-config markdown`): README's key table is this text, and
-    /// a test keeps the two equal.
+    /// The same table in Markdown (`puckd --help-config markdown`): docs/configuration.md's key table is
+    /// this text, and a test keeps the two equal.
     public static var markdown: String {
         var out = "| Key | Default | Allowed values | Reload | Console | What it does |\n|---|---|---|---|---|---|\n"
         for section in ConfigurationKeys.sections {

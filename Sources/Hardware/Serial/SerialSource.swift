@@ -162,7 +162,8 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
     }
 }
 
-/// Which serial implementation an open used, and why: the clear log line of issue 2.
+/// Which serial implementation an open used, and why, so the start-up log can say it (libserialport, or
+/// termios when libserialport refuses the device or termios is asked for).
 public struct SerialBackendChoice: Equatable, Sendable {
     /// The two implementations.
     public enum Backend: Equatable, Sendable {

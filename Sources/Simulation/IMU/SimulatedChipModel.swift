@@ -2,7 +2,7 @@ import Heading
 
 /// The register-level behaviour a `SimulatedChip` imitates: power-on register values, reset bits,
 /// auto-increment rules, read side effects and output data rate. Written from the datasheets'
-/// register descriptions (hardware.md §1.2), independently of the drivers' constants.
+/// register descriptions (docs/hardware.md §1.2), independently of the drivers' constants.
 public enum SimulatedChipModel: Sendable, Equatable {
     case lsm6dsl
     case lis3mdl
