@@ -89,13 +89,6 @@ def powercycle(hw, check, console):
 
 def mediatek(hw, check, console):
     """3. Another receiver on the line: a MediaTek MTK3339 (PMTK)."""
-    # A person swaps a receiver in seconds, not in the ~70 ms after the reconfiguration that this
-    # checker reaches without a pause: then puckd logs the MediaTek's start-up text with the u-blox's
-    # model ("MediaTek CAM-M8C-0 (SPG 3.01 ...), recognized from its start-up text", a second line
-    # for the MediaTek): a puckd defect (the identity is not reset by the new receiver's start-up
-    # text) that this scenario does not test on purpose. The bash checks took about a second here
-    # (two greps), and so does this pause.
-    time.sleep(1)
     hw.run("hil_gps", "twin", "mtk3339")
     check.true("recognized as MediaTek PA6H ($PMTK705)", wait_for(60, has_logged, console,
                r"gps: receiver: MediaTek PA6H \(AXN_2.31_3339_13101700\), recognized from its version reply"))
