@@ -123,13 +123,19 @@ public struct ConfigurationDocument: Sendable, Equatable {
     }
 
     static func render(key: String, value: String, comment: String?) -> String {
-        var line = key + " = " + ConfigurationValueText.written(value)
+        // A `;` comment (kept from a quoted value) ends only a quoted value: a bare one would swallow it.
+        let spelled = comment?.hasPrefix(";") == true ? ConfigurationValueText.quoted(value) : ConfigurationValueText.written(value)
+        var line = key + " = " + spelled
         if let comment { line += "  " + comment }
         return line
     }
 
     static func classify(_ line: String, section: String) -> LineKind {
-        let trimmed = Substring(line).trimmingSpaces
+        // A CR left at the end (a line that ended "\r\r\n") is white space too: written back before
+        // an LF it would read as part of the line end, and the line would change meaning (make fuzz).
+        var body = Substring(line)
+        while let last = body.last, last == "\r" || last == " " || last == "\t" { body = body.dropLast() }
+        let trimmed = body.trimmingSpaces
         if trimmed.isEmpty { return .blank }
         if trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { return .comment }
         if trimmed.hasPrefix("[") {

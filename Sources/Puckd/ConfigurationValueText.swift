@@ -5,7 +5,12 @@
 enum ConfigurationValueText {
     /// The value as it goes after `key = `.
     static func written(_ value: String) -> String {
-        guard needsQuotes(value) else { return value }
+        needsQuotes(value) ? quoted(value) : value
+    }
+
+    /// The value in double quotes with escapes (always: a value before a `;` comment needs them, since a
+    /// bare value ends only at a `#` after white space).
+    static func quoted(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -41,7 +41,8 @@ public struct PuckState: Sendable, Equatable {
     public var screenPoint: ScreenPoint
     /// True while MapLibre tracking pins the puck to the anchor point (tracking.md 5.4).
     public var isPinnedToAnchor: Bool
-    /// Smoothed horizontal accuracy, metres (≥ the grid size under reduced accuracy).
+    /// Smoothed horizontal accuracy, metres (≥ the grid size under reduced accuracy); −1 when the fix
+    /// had none.
     public var horizontalAccuracyMeters: Double
     /// Smoothed puck bearing, degrees 0..<360, nil when none was ever available.
     public var bearingDegrees: Double?

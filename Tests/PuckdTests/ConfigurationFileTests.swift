@@ -74,6 +74,49 @@ import TestSupport
         #expect(edited.text == "\u{FEFF}# written on Windows\r\n[gpio]\r\nbutton = 7\r\nled_fix = 6   # the fix LED\r\n")
     }
 
+    /// Found by `make fuzz` (config target, 241 636 executions): a line ending "\r\r\n" in a file of
+    /// LF lines kept a CR, so `[d]\r` was malformed and `t` stayed in `[s]`; written back, the CR read
+    /// as the line end, `[d]` became a section and `t` moved into it. A CR at the end is white space now.
+    @Test func aStrayCarriageReturnAtALineEndIsWhiteSpace() throws {
+        let document = ConfigurationDocument(name: "f.conf", text: "[s]\n[d]\r\r\nt=\n[gpio]\nbutton = 5\r\r\n")
+        #expect(document.value(section: "d", key: "t") == "" && document.value(section: "s", key: "t") == nil)
+        #expect(document.value(section: "gpio", key: "button") == "5")
+        var saved = document
+        saved.setValue("", section: "d", key: "t")
+        let reread = ConfigurationDocument(name: "f.conf", text: saved.text)
+        #expect(reread.entries.map { "\($0.section).\($0.key)=\($0.value)" } == ["d.t=", "gpio.button=5"])
+        let finding = try #require(Fixtures.bytes("fuzz/config/finding-stray-cr-at-a-line-end.conf"))
+        let text = String(decoding: finding, as: UTF8.self)
+        let found = ConfigurationDocument(name: "f.conf", text: text)
+        var rewritten = found
+        for entry in found.entries { rewritten.setValue(entry.value, section: entry.section, key: entry.key) }
+        let again = ConfigurationDocument(name: "f.conf", text: rewritten.text)
+        for entry in found.entries {
+            #expect(again.value(section: entry.section, key: entry.key) == found.value(section: entry.section, key: entry.key))
+        }
+    }
+
+    /// Found by `make fuzz` (config target, second run): a quoted value with a `;` comment was written
+    /// back bare when it no longer needed quotes, and the bare value swallowed the comment
+    /// (`button = 6  ; the button` reads as "6  ; the button").
+    @Test func aSemicolonCommentKeepsItsValueQuoted() throws {
+        var document = ConfigurationDocument(name: "f.conf", text: "[gpio]\nbutton = \"5\" ; the button\n")
+        #expect(document.value(section: "gpio", key: "button") == "5")
+        document.setValue("6", section: "gpio", key: "button")
+        #expect(document.text == "[gpio]\nbutton = \"6\"  ; the button\n")
+        let loaded = try ConfigurationLoader.load(documents: [ConfigurationDocument(name: "f.conf", text: document.text)])
+        #expect(loaded.configuration.gpio.button == 6)
+        let finding = try #require(Fixtures.bytes("fuzz/config/finding-semicolon-comment.conf"))
+        let found = ConfigurationDocument(name: "f.conf", text: String(decoding: finding, as: UTF8.self))
+        var rewritten = found
+        for entry in found.entries { rewritten.setValue(entry.value, section: entry.section, key: entry.key) }
+        let again = ConfigurationDocument(name: "f.conf", text: rewritten.text)
+        #expect(!found.entries.isEmpty)
+        for entry in found.entries {
+            #expect(again.value(section: entry.section, key: entry.key) == found.value(section: entry.section, key: entry.key))
+        }
+    }
+
     /// A bad line is quoted as a short escaped excerpt, never the whole file or raw control bytes.
     @Test func errorsQuoteAShortEscapedExcerpt() {
         let long = "\u{1B}[2J" + String(repeating: "x", count: 5000) + "\r"

