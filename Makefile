@@ -58,8 +58,9 @@ run: build
 
 # All tests, in debug and in release (allocation proofs must hold in both builds), against this
 # machine's libgpiod (Debian 12: 1.6.3, API v1); then test-other: every test that links the GPIO code
-# (HardwareTests, PuckdTests) in a debug build against the other API (Debian 12: 2.2.1, API v2); the
-# device binary of each build is tested too (static-binary tests); then the C targets for aarch64.
+# (HardwareTests, ControlsTests, SimulationTests, PuckdTests, CommandsTests) in a debug build against
+# the other API (Debian 12: 2.2.1, API v2); the device binary of each build is tested too
+# (static-binary tests); then the C targets for aarch64.
 test: deps-test build
 	$(SWIFT) build --build-tests
 	$(SYSTEM_TEST_ENV) $(SWIFT) test --skip-build
@@ -68,12 +69,12 @@ test: deps-test build
 	@$(MAKE) --no-print-directory test-other
 	./scripts/check-aarch64 $(OTHER_GPIOD)
 	@echo "make test: passed with libgpiod $$(pkg-config --modversion libgpiod) (every test, debug and release)" \
-	    "and libgpiod $$($(OTHER_ENV) pkg-config --modversion libgpiod) (HardwareTests and PuckdTests, debug)," \
+	    "and libgpiod $$($(OTHER_ENV) pkg-config --modversion libgpiod) (the GPIO tests, debug)," \
 	    "both device binaries; C targets for aarch64"
 
 test-other: build-other
 	$(OTHER_ENV) $(SWIFT) build --build-tests --scratch-path .build/gpiod-other
-	$(OTHER_TEST_ENV) $(SWIFT) test --skip-build --scratch-path .build/gpiod-other --filter '^(HardwareTests|PuckdTests)\.'
+	$(OTHER_TEST_ENV) $(SWIFT) test --skip-build --scratch-path .build/gpiod-other --filter '^(HardwareTests|ControlsTests|SimulationTests|PuckdTests|CommandsTests)\.'
 
 # Regenerates the expected outputs of the golden tracking scenarios (Tests/Fixtures/tracking/README.md):
 # each NAME.scenario run by `puckd scenario` at 10 Hz into NAME.expected.jsonl. Review with git diff.
@@ -115,7 +116,7 @@ uninstall:
 clean:
 	rm -rf .build
 
-# --- Reliability (issue 11): fuzzing, sanitizers, soak. Kept in their own block. ---------------
+# --- Reliability: fuzzing, sanitizers, soak. Kept in their own block. ---------------
 # make fuzz: every libFuzzer target of Fuzz/Targets/ (one file each; swiftc -sanitize=fuzzer,address)
 # on its seed corpus in Tests/Fixtures/fuzz/, FUZZ_SECONDS each (default 60) or FUZZ_RUNS executions.
 FUZZ_SECONDS ?= 60

@@ -46,35 +46,75 @@ let package = Package(
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
-        // Thin edges: real hardware backends and their simulated twins.
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Angles", "IMU", "Receiver"],
+        // Thin edges: the real hardware backends (their simulated twins are in Simulation).
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "IMU"], swiftSettings: strict),
+
+        // Buttons, LEDs and PPS pairing (debouncer, mode cycle, LED patterns); GPIO through GPIOController.
+        .target(name: "Controls", dependencies: ["Hardware"], swiftSettings: strict),
+
+        // Configuration: keys, files (document, loader, writer), board profiles, whole-file reads.
+        .target(name: "Configuration", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware",
+                                                      "Controls", "CBundledData"],
                 swiftSettings: strict),
 
-        // The device: wires sources, core, GPIO and console into one loop.
-        .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "TrackingScenario",
-                                              "Hardware", "CBundledData", "CCrypt"],
+        // Persistent state: the state record, the calibration record inside it, one CRC-32, the atomic store.
+        .target(name: "State", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Configuration", "CLinux"],
                 swiftSettings: strict),
-        .executableTarget(name: "puckd", dependencies: ["Puckd"], swiftSettings: strict),
+
+        // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
+        // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
+        .target(name: "Simulation", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Receiver", "Console", "Hardware", "Controls",
+                                                   "Configuration", "CBundledData", "CLinux"],
+                swiftSettings: strict),
+
+        // The device: the loop that wires sources, core, GPIO, state and console.
+        .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
+                                              "Configuration", "State", "Simulation", "CLinux", "CCrypt"],
+                swiftSettings: strict),
+        // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
+        .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
+                                                 "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
+                                                 "CLinux"],
+                swiftSettings: strict),
+        .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
-        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "IMU", "Heading", "CMallocCounter", "TestSupport"],
+        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",
+                                                             "Heading", "CMallocCounter", "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
-        .target(name: "TestSupport", dependencies: ["CMallocCounter", "IMU", "Heading", "NMEA"], path: "Tests/TestSupport",
-                swiftSettings: strict),
-        .testTarget(name: "NMEATests", dependencies: ["NMEA", "TestSupport"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Angles", "IMU", "Heading", "NMEA", "Hardware"],
+                path: "Tests/TestSupport", swiftSettings: strict),
+        // The invariant checks shared by the NMEA fuzz test and `make fuzz`; not linked into puckd.
+        .target(name: "FuzzSupport", dependencies: ["NMEA"], path: "Fuzz/Support", swiftSettings: strict),
+        .testTarget(name: "NMEATests", dependencies: ["NMEA", "FuzzSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AnglesTests", dependencies: ["Angles"], swiftSettings: strict),
-        // The drivers run against the register-level simulated chips (SimulatedIMU, in Hardware).
-        .testTarget(name: "IMUTests", dependencies: ["IMU", "Heading", "Hardware", "TestSupport"], swiftSettings: strict),
+        // The drivers run against the register-level simulated chips (SimulatedIMU, in Simulation).
+        .testTarget(name: "IMUTests", dependencies: ["IMU", "Heading", "Simulation", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HeadingTests", dependencies: ["Angles", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Angles", "Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "IMU", "NMEA", "Receiver", "TestSupport"],
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Simulation", "IMU", "Heading", "NMEA", "Receiver",
+                                                          "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Angles", "Console", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "IMU", "Heading", "CBundledData", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "Hardware", "Simulation", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "Hardware", "IMU", "Heading",
+                                                               "Tracking", "Receiver", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StateTests", dependencies: ["State", "IMU", "Heading", "NMEA", "Tracking", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Configuration", "Hardware", "IMU", "Heading",
+                                                            "CBundledData", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "IMU",
+                                                          "CBundledData", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
+                                                       "Simulation", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
+                    swiftSettings: strict),
     ]
 )

@@ -1,7 +1,9 @@
 import CLinux
+import Configuration
 import Glibc
 import Hardware
 import Puckd
+import Simulation
 
 /// `puckd-bench device [PUCKD [SECONDS]]`: the device at real rates on the simulated board (10 Hz GPS
 /// over a pty, 100 Hz IMU through the register twin, 60 Hz tick, LEDs, a status line a second).

@@ -3,6 +3,7 @@ import CMallocCounter
 import Glibc
 import Hardware
 import Heading
+import Simulation
 
 /// `make bench` figures for the IMU drivers: samples per second through status read + burst reads +
 /// decode + remap + mounting on the register-level simulated bus (the simulated chip's encoding of

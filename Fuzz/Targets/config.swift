@@ -2,6 +2,7 @@
 // the save round trip: every entry's value written back with setValue (as `config save` does) must
 // read back as itself, and a valid configuration written key by key must load to the same values.
 // fuzz-max-len: 4096
+import Configuration
 import Puckd
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,6 +1,7 @@
 // libFuzzer target: bytes → framer, parser, assembler (recorded and live date policies) → every fix
 // rendered as the replay prints it. Traps on a broken invariant (NMEAFuzzHarness) or any crash.
 import Console
+import FuzzSupport
 import NMEA
 
 @_cdecl("LLVMFuzzerTestOneInput")

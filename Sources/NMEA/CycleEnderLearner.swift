@@ -25,7 +25,7 @@
 ///   begins (or when the line goes quiet, on a device).
 ///
 /// Pure and allocation-free: fixed tables, no clock (cycles are told their time of day).
-/// The rules and why: docs/nmea-epochs.md §1.1.
+/// The rules and why: docs/nmea-epochs.md §1 (its first item, the learned cycle ender).
 public struct CycleEnderLearner: Sendable {
     /// Cycles remembered, and so the longest stretch a pattern must hold over.
     public static let historyCapacity = 32

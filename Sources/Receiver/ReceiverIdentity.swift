@@ -52,6 +52,14 @@ public struct ReceiverIdentity: Sendable, Equatable {
             return
         }
         guard evidence >= self.evidence || self.family == nil else { return }
+        // Another maker's receiver (u-blox ↔ MediaTek/Quectel, e.g. a new receiver whose $PMTK011 comes
+        // before its $PMTK010,001): the texts described the one before it.
+        if let old = self.family, old.isUblox != family.isUblox {
+            model = ReceiverText()
+            firmware = ReceiverText()
+            hardware = ReceiverText()
+            protocolVersion = 0
+        }
         self.family = family
         self.evidence = evidence
     }

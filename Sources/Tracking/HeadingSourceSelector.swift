@@ -11,7 +11,8 @@ public struct BearingSelection: Sendable, Equatable {
     public var accuracyDegrees: Double
 }
 
-/// The bearing fallback of the tracking core (issue 4):
+/// The bearing fallback of the tracking core, puckd's own rule (the SDKs take one compass; a board may
+/// have an IMU, a GNSS true heading and a course):
 ///
 /// 1. **IMU heading** when valid: the newest IMU sample has headingAccuracy ≥ 0, a direction (true
 ///    heading if ≥ 0, else magnetic — tracking.md 1.2) and is at most `imuTimeoutNanoseconds` old;

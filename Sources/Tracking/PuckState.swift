@@ -17,7 +17,7 @@ public enum HeadingIndicator: UInt8, Sendable, Equatable {
     case arrow
 }
 
-/// Which measurement the puck bearing came from (issue 4 bearing fallback).
+/// Which measurement the puck bearing came from (the bearing fallback, `HeadingSourceSelector`).
 public enum BearingSource: UInt8, Sendable, Equatable {
     case none
     /// IMU heading (true, else magnetic).

@@ -1,6 +1,6 @@
 /// Every tunable number of the tracking core, with the SDK defaults of docs/tracking.md. Field names are
-/// the configuration keys (issue 6 maps `tracking.<field>` onto them); units are in the names.
-/// `validationError()` checks each numeric field against the range given in its comment.
+/// the configuration keys (`[tracking] <field>` in a file, `--set tracking.<field>=…`); units are in the
+/// names. `validationError()` checks each numeric field against the range given in its comment.
 ///
 /// Where the SDKs disagree (tracking.md 15) the default follows MapLibre Native iOS (the base of
 /// NextBillion's NGLMapView) unless the comment says otherwise, and the field lets a user choose.
@@ -46,7 +46,7 @@ public struct TrackingConfiguration: Sendable, Equatable {
     /// Show the heading arrow on the dot outside heading mode (`showsUserHeadingIndicator`, default false).
     public var showsUserHeadingIndicator: Bool = false
 
-    // MARK: bearing sources (issue 4 "Bearing fallback")
+    // MARK: bearing sources (the bearing fallback, HeadingSourceSelector)
 
     /// Course counts as valid only at or above this speed, m/s, 0...100. Our stand-in for CoreLocation's
     /// opaque "course ≥ 0" validity (tracking.md 2.3, Q10): **0.5** m/s (a slow walk); 0 = MapLibre literal

@@ -170,7 +170,7 @@ public struct TrackingCore: Sendable {
     public var currentTrackingState: TrackingState { trackingState }
     /// True when the puck is enabled (`showsUserLocation`).
     public var isShowingUserLocation: Bool { showsUserLocation }
-    /// The bearing the fallback rule currently selects (issue 4), nil when none.
+    /// The bearing the fallback rule (`HeadingSourceSelector`) currently selects, nil when none.
     public var currentBearingSelection: BearingSelection? { selection }
     /// True while heading updates are needed: (showsUserHeadingIndicator and mode ≠ course) or
     /// heading mode (MapLibre `validateUserHeadingUpdating`, tracking.md 4.1).

@@ -1,4 +1,4 @@
 import Glibc
-import Puckd
+import Commands
 
 exit(CommandLineTool.main(CommandLine.arguments))

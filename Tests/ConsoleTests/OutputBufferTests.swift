@@ -48,5 +48,6 @@ import TestSupport
             }
         }
         #expect(n == 0)
+        #expect(b.string == "{\"lat\":0.9990000001970-01-01T00:16:39.000Z")     // the last round, all of it
     }
 }

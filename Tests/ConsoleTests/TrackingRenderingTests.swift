@@ -86,12 +86,17 @@ struct TrackingRenderingTests {
         #expect(line.hasSuffix("\n"))
     }
 
+    /// Rendering allocates nothing, and the counted loop's last round wrote the same four lines as a
+    /// first render: JSON line, text line, JSON event, text event.
     @Test func renderingAllocatesNothing() {
         var core = sampleCore()
         var out = OutputBuffer(capacity: 8192)
+        let event = core.popEvent()!
         TrackingJSON.appendLine(puck: core.puck, camera: core.camera, includeStyle: true, to: &out)
         TrackingText.appendLine(puck: core.puck, camera: core.camera, to: &out)
-        let event = core.popEvent()!
+        TrackingJSON.appendEventLine(event, to: &out)
+        TrackingText.appendEvent(event, to: &out)
+        let expected = out.string
         let count = allocationCount {
             for _ in 0..<1000 {
                 out.removeAll()
@@ -102,5 +107,10 @@ struct TrackingRenderingTests {
             }
         }
         #expect(count == 0)
+        #expect(out.string == expected)
+        let lines = expected.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.first?.hasPrefix("{") == true && lines.first?.contains("\"puck\":") == true)
+        #expect(lines.count > 1 && lines[1].hasPrefix("t=2.000s puck 52.522000000,13.413300000"))
     }
 }

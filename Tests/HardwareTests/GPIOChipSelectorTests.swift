@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import Hardware
 
-/// Chip selection over chip lists as the boards in hardware.md §1.5 report them.
+/// Chip selection over chip lists as the boards in docs/hardware.md §1.5.1 report them.
 @Suite struct GPIOChipSelectorTests {
     static let pi4 = [
         GPIOChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "pinctrl-bcm2711", lineCount: 58),

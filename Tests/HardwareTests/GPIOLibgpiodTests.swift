@@ -8,18 +8,31 @@ import TestSupport
 /// loaded): these tests exercise the error paths for real. Requesting lines, edge events and outputs on a
 /// real chip is verified in the HIL VM (gpio-sim) and on boards.
 @Suite struct GPIOLibgpiodTests {
-    /// The `/dev/gpiochip*` devices that exist here (what the scan must report).
-    static func realChipNodes() -> [String] {
-        guard let dir = opendir("/dev") else { return [] }
+    /// The `gpiochipN` nodes in `directory` that are not symlinks, by number: what the scan must report.
+    static func realChipNodes(in directory: String = "/dev") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
-        var names: [String] = []
+        var found: [(number: Int, path: String)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name.hasPrefix("gpiochip") { names.append(name) }
+            guard name.hasPrefix("gpiochip"), let number = Int(name.dropFirst(8)) else { continue }
+            var status = stat()
+            if lstat(directory + "/" + name, &status) != 0 || (status.st_mode & S_IFMT) == S_IFLNK { continue }
+            found.append((number, directory + "/" + name))
         }
-        return names
+        return found.sorted { $0.number < $1.number }.map(\.path)
+    }
+
+    /// The scan of `directory` reports exactly its chip nodes, in order, each named after its node.
+    static func expectScanMatchesNodes(in directory: String) {
+        let nodes = realChipNodes(in: directory)
+        let scanned = LibgpiodGPIOController.scanChips(deviceDirectory: directory)
+        #expect(scanned.map(\.path) == nodes, "the scan of \(directory) missed or added a chip")
+        for chip in scanned where chip.isReadable {
+            #expect(chip.path.hasSuffix("/" + chip.name) && chip.lineCount > 0, "\(chip.summary)")
+        }
     }
 
     /// The shim was compiled against the API of the library it runs with, and (under `make test`, which
@@ -48,10 +61,22 @@ import TestSupport
         }
     }
 
-    @Test func scanMatchesDevNodes() {
-        let scanned = LibgpiodGPIOController.scanChips()
-        #expect(scanned.count <= Self.realChipNodes().count)
-        for chip in scanned { #expect(chip.path.hasPrefix("/dev/gpiochip")) }
+    /// Needs a GPIO chip (a board, the HIL VM's gpio-sim); the fake-directory test below runs the same
+    /// comparison everywhere.
+    @Test(.enabled(if: !GPIOLibgpiodTests.realChipNodes().isEmpty, "this machine has no /dev/gpiochipN"))
+    func scanMatchesDevNodes() {
+        Self.expectScanMatchesNodes(in: "/dev")
+    }
+
+    /// The same comparison on a directory with three chip entries (regular files: the scan reports them
+    /// with the errno that kept them from opening) and a symlink and a name that are no chips.
+    @Test func scanMatchesTheNodesOfAFakeDirectory() throws {
+        let dir = try #require(makeTemporaryDirectory())
+        defer { _ = runProcess(["rm", "-rf", dir]) }
+        for name in ["gpiochip10", "gpiochip2", "gpiochip0", "gpiochipfoo"] { #expect(creat(dir + "/" + name, 0o644) >= 0) }
+        #expect(symlink(dir + "/gpiochip0", dir + "/gpiochip4") == 0)
+        #expect(Self.realChipNodes(in: dir) == [dir + "/gpiochip0", dir + "/gpiochip2", dir + "/gpiochip10"])
+        Self.expectScanMatchesNodes(in: dir)
     }
 
     @Test(.enabled(if: GPIOLibgpiodTests.realChipNodes().isEmpty, "this machine has GPIO chips"))

@@ -7,7 +7,7 @@ import TestSupport
 /// client and no /dev/pps*), so the error paths run for real; reading pulses needs a board with the
 /// pps-gpio overlay.
 @Suite struct GPIOPPSDeviceTests {
-    /// hardware.md §1.5: the request numbers encode the pointer size.
+    /// docs/hardware.md §1.5.5: the request numbers encode the pointer size.
     @Test func ioctlNumbersForThisPointerSize() {
         let requests = PPSDevice.ioctlRequests
         if MemoryLayout<Int>.size == 8 {

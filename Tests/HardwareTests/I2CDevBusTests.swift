@@ -88,7 +88,7 @@ import TestSupport
         let mag: [(UInt8, UInt8)] = [(0x0F, 0x3D), (0xA7, 0x08), (0xA8, 0xBA), (0xA9, 0x1A), (0xAA, 0xA3), (0xAB, 0xF2),
                                      (0xAC, 0x00), (0xAD, 0x00)]
         for (r, v) in mag { try bus.writeByte(address: 0x1C, register: r, value: v) }
-        // Byte and block reads see byte registers (a word read would not: hil-vm.md P4).
+        // Byte and block reads see byte registers (a word read would not: docs/hil.md P4).
         #expect(try bus.readByte(address: 0x6A, register: 0x0F) == 0x6A)
         #expect(try bus.readBlock(address: 0x6A, register: 0x22, count: 4) == I2CBlock([0xE8, 0x03, 0x18, 0xFC]))
         // An address without a chip NACKs.

@@ -1,3 +1,4 @@
+@testable import Simulation
 import Testing
 import Hardware
 import Receiver

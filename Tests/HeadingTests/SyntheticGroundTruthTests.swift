@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import Heading
 
-/// Synthetic motion with known orientation (hardware.md §4): what the filter does with perfect sensors,
+/// Synthetic motion with known orientation (docs/hardware.md §4): what the filter does with perfect sensors,
 /// with realistic errors, uncalibrated versus calibrated, and whether the ellipsoid fit recovers the
 /// distortion it was given. Fixed seeds: the same numbers on every run.
 @Suite struct SyntheticGroundTruthTests {

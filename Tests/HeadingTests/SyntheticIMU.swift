@@ -11,7 +11,7 @@ extension SeededRandom {
     mutating func gaussianVector(_ sigma: Double) -> Vector3 { Vector3(gaussian(), gaussian(), gaussian()) * sigma }
 }
 
-/// Sensor errors of a synthetic run (hardware.md §4 recipe). Units as named.
+/// Sensor errors of a synthetic run (docs/hardware.md §4 recipe). Units as named.
 struct SyntheticErrors {
     var gyroBiasDegreesPerSecond = Vector3.zero
     var gyroNoiseDegreesPerSecond = 0.0
@@ -29,7 +29,7 @@ struct SyntheticErrors {
     var quantize = false
 
     static let none = SyntheticErrors()
-    /// Realistic MEMS errors (hardware.md §4): bias, noise, jitter, drops, hard and soft iron.
+    /// Realistic MEMS errors (docs/hardware.md §4): bias, noise, jitter, drops, hard and soft iron.
     static let realistic = SyntheticErrors(
         gyroBiasDegreesPerSecond: Vector3(0.8, -0.5, 0.3), gyroNoiseDegreesPerSecond: 0.1,
         accelNoiseMetersPerSecondSquared: 0.03, magNoiseMicrotesla: 0.3,
@@ -55,7 +55,7 @@ struct SyntheticSample {
     var speed: Double = 0
 }
 
-/// Synthetic IMU data with known orientation (hardware.md §4): a vehicle-like drive (stationary
+/// Synthetic IMU data with known orientation (docs/hardware.md §4): a vehicle-like drive (stationary
 /// start, constant-heading legs, turns of 10–90 °/s, gentle roll and pitch, speed changes and
 /// centripetal acceleration) or a calibration "tumble" through all orientations; gyro from the interval
 /// rate rotvec(q⁻¹ₖ₋₁ ⊗ qₖ)/dt, accelerometer = specific force Rᵀ(a + g ẑ), magnetometer = S·Rᵀm + h.

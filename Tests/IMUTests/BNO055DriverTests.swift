@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// BNO055 (NDOF fusion mode) through the register-level simulated twin.
 @Suite struct BNO055DriverTests {

@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// ICM-20948 + AK09916 (bypass mode) through the register-level simulated twin.
 @Suite struct ICM20948DriverTests {

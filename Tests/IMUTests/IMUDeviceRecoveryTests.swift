@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// The device state machine around the drivers: errors counted by kind, faults, backoff, re-init,
 /// mounting and timestamps — all through the simulated twin's injected faults.

@@ -1,7 +1,7 @@
 import IMU
-import Testing
+@testable import Simulation
 import TestSupport
-@testable import Hardware
+import Testing
 
 /// Fixed allocation: after start-up, polling a running device (status read, burst reads, decode,
 /// scaling, remap, mounting) on the simulated bus allocates nothing — in debug and in release.

@@ -1,8 +1,8 @@
-import IMU
 import Glibc
-import Testing
 import Heading
-@testable import Hardware
+import IMU
+@testable import Simulation
+import Testing
 
 /// A motion script through the simulated chips at their own configured data rates (e.g. LSM6DSL
 /// 104 Hz with the LIS3MDL at 80 Hz): the device delivers one reading per accel/gyro conversion, the

@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// A real recording (x-io Fusion example data, 13 514 samples) presented to each simulated chip —
 /// converted to its raw LSBs with its own axes, full-scale bits and byte order — and read back through

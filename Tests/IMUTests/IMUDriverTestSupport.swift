@@ -1,8 +1,8 @@
-import IMU
-import Testing
 import Heading
+import IMU
+@testable import Simulation
 import TestSupport
-@testable import Hardware
+import Testing
 
 /// Shared helpers for the driver tests: run a device on a simulated board, compare vectors.
 enum DriverHarness {

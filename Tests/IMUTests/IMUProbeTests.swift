@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// The bus probe: the right chip for every WHO_AM_I, the documented order, and clear reasons.
 @Suite struct IMUProbeTests {

@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// LSM6DSL + LIS3MDL (BerryIMU v3 / BerryGPS-IMU v4) through the register-level simulated twin.
 @Suite struct LSM6DSLDriverTests {

@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// LSM9DS1 (Raspberry Pi Sense HAT, BerryIMU v2) through the register-level simulated twin.
 @Suite struct LSM9DS1DriverTests {

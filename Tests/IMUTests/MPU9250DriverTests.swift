@@ -1,6 +1,6 @@
 import IMU
+@testable import Simulation
 import Testing
-@testable import Hardware
 
 /// MPU-9250 + AK8963 (bypass mode, fuse-ROM sensitivity adjustment) through the simulated twin.
 @Suite struct MPU9250DriverTests {

@@ -1,5 +1,5 @@
-@testable import IMU
 import Glibc
+@testable import IMU
 import Testing
 
 @Suite struct MountingOrientationTests {

@@ -1,3 +1,4 @@
+import FuzzSupport
 import Testing
 import TestSupport
 @testable import NMEA
@@ -63,22 +64,34 @@ import TestSupport
             var warm = NMEAPipeline()
             warm.feed(raw) { _ in }
         }
+        var fixes = 0, positions = 0
         let allocations = Self.corpus.withUnsafeBytes { raw in
             allocationCount {
                 var pipeline = NMEAPipeline(strict: true)
-                pipeline.feed(raw) { _ in }
-                pipeline.finish { _ in }
+                pipeline.feed(raw) { fix in fixes += 1; if fix.mode != .noFix { positions += 1 } }
+                pipeline.finish { fix in fixes += 1; if fix.mode != .noFix { positions += 1 } }
             }
         }
         #expect(allocations == 0)
+        // The counted pipeline really decoded the corpus: as many fixes as an uncounted strict one.
+        var again = 0
+        Self.corpus.withUnsafeBytes { raw in
+            var pipeline = NMEAPipeline(strict: true)
+            pipeline.feed(raw) { _ in again += 1 }
+            pipeline.finish { _ in again += 1 }
+        }
+        #expect(fixes == again && fixes > 700 && positions > 500, "\(fixes) fixes, \(positions) with a position")
     }
 
     @Test func fuzzHarnessAllocatesNothing() {
         let sample = Array(Self.corpus.prefix(60_000))
-        _ = sample.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 33) }
+        let warm = sample.withUnsafeBytes { NMEAFuzzHarness.feed($0, chunkSize: 33) }
+        var report = NMEAFuzzHarness.Report()
         let allocations = sample.withUnsafeBytes { raw in
-            allocationCount { _ = NMEAFuzzHarness.feed(raw, chunkSize: 33) }
+            allocationCount { report = NMEAFuzzHarness.feed(raw, chunkSize: 33) }
         }
         #expect(allocations == 0)
+        #expect(report == warm && report.violation == nil)
+        #expect(report.sentences > 500 && report.fixes > 100, "\(report.sentences) sentences, \(report.fixes) fixes")
     }
 }

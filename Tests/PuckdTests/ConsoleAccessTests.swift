@@ -1,6 +1,8 @@
 import CLinux
+@testable import Configuration
 import Console
 import Glibc
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd

@@ -1,4 +1,5 @@
 import Glibc
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd

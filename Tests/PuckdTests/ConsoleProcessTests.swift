@@ -1,5 +1,8 @@
 import CLinux
+@testable import Configuration
 import Glibc
+@testable import State
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd

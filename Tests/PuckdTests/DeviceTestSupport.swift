@@ -1,6 +1,8 @@
 import CLinux
+@testable import Configuration
 import Glibc
 import Hardware
+@testable import Simulation
 import TestSupport
 @testable import Puckd
 
@@ -79,11 +81,7 @@ final class SimulatedDeviceHarness {
     /// Everything the device wrote so far.
     var output: String { String(decoding: Fixtures.readFile(outputPath) ?? [], as: UTF8.self) }
 
-    static func temporaryDirectory() -> String {
-        var template = Array("/tmp/puckd-device-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!
-        return String(cString: dir)
-    }
+    static func temporaryDirectory() -> String { Fixtures.temporaryDirectory(prefix: "puckd-device") }
 
     /// Removes the temporary directory and its files.
     func removeDirectory() {

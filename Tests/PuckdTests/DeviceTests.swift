@@ -1,8 +1,10 @@
+import CBundledData
 import Glibc
 import Hardware
 import IMU
 import Heading
 import NMEA
+@testable import State
 import Testing
 import TestSupport
 import Tracking
@@ -45,8 +47,8 @@ import Tracking
                 // (The old pattern's lit blink, if any, ends at the first tick after the change: not a pulse.)
                 let inGroup = Self.pulses(h.ledChanges(23, from: start))
                     .filter { $0.start < start + 2_000_000_000 && !($0.start == start && $0.length < 30_000_000) }
-                #expect(inGroup.count == blinks, "\(mode): group \(group)")
-                if inGroup.count != blinks { print(start, h.ledChanges(23, from: start - 300_000_000)) }
+                #expect(inGroup.count == blinks,
+                        "\(mode): group \(group) from \(start): LED 23 changes \(h.ledChanges(23, from: start - 300_000_000))")
                 for (k, pulse) in inGroup.enumerated() {
                     #expect(abs(pulse.start - start - Int64(k) * 250_000_000) <= 17_000_000)
                     #expect(abs(pulse.length - 120_000_000) <= 17_000_000)
@@ -267,5 +269,5 @@ import Tracking
         #expect(h.device.counters.fixes > 10, "the device runs on without them")
     }
 
-    var bundledDrive: UnsafeRawBufferPointer { SimulatedMotionTests.drive }
+    var bundledDrive: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count()) }
 }

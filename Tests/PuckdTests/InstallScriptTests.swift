@@ -2,6 +2,12 @@ import Glibc
 import Testing
 import TestSupport
 
+/// Runs the `puckd` built next to these tests.
+private func puckd(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
+    try #require(access(puckdExecutable, X_OK) == 0, "build puckd first (swift build --build-tests)")
+    return try #require(runProcess([puckdExecutable] + arguments, input: input))
+}
+
 /// `board/install.sh` staged into a scratch `DESTDIR` (no users, services or udev touched) with the
 /// `puckd` built next to these tests, and `puckd run --check`, which the installer runs on the
 /// profile before installing anything.

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import TestSupport
+@testable import Commands
 @testable import Puckd
 
 /// `puckd replay` writes every fix, however much output one 64 KiB chunk of input makes, and a

@@ -63,19 +63,23 @@ import TestSupport
             "date?T23:59:60.500Z (leap second)  no position  no fix invalid  sats -/-\n")
     }
 
+    /// Rendering allocates nothing, and what the counted loop rendered is the full JSON and summary lines.
     @Test func renderingAllocatesNothing() {
         var out = OutputBuffer(capacity: 4096)
         let fix = Self.sample
+        let expected = render { FixJSON.append(fix, to: &$0) } + render { FixSummary.append(fix, to: &$0) }
         FixJSON.append(fix, to: &out)
         FixSummary.append(fix, to: &out)
-        out.removeAll()
         let allocations = allocationCount {
             for _ in 0..<100 {
+                out.removeAll()
                 FixJSON.append(fix, to: &out)
                 FixSummary.append(fix, to: &out)
-                out.removeAll()
             }
         }
         #expect(allocations == 0)
+        #expect(out.string == expected)
+        #expect(expected.hasPrefix(#"{"time":"2019-04-12T03:14:15.250Z","lat":-45.877591500,"#)
+                && expected.hasSuffix("  sats 12/31  \u{00B1}2.1 m dop\n"))
     }
 }

@@ -1,4 +1,7 @@
+@testable import Configuration
 import Glibc
+@testable import State
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd

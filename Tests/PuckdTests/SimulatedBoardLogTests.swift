@@ -1,4 +1,7 @@
+@testable import Configuration
+import CBundledData
 import Glibc
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd
@@ -7,7 +10,7 @@ import TestSupport
 /// sentences reach the framer as they are, and a log may be larger than a configuration file.
 @Suite struct SimulatedBoardLogTests {
     @Test func aLargeLogWithNonUTF8GarbageIsReplayedByteForByte() throws {
-        let drive = Array(SimulatedMotionTests.drive)
+        let drive = Array(UnsafeRawBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count()))
         let probe = try SimulatedDeviceHarness()
         defer { probe.removeDirectory() }
         let reference = probe.board.receiver.schedule.epochs

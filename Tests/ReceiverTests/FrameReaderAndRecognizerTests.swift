@@ -111,6 +111,32 @@ import Testing
         #expect(identity.family?.commandSet == .ubxValset)
     }
 
+    @Test func aMediaTekAfterAUbloxKeepsNoneOfItsTexts() {
+        // A u-blox known from its start-up text, then another receiver on the line whose $PMTK011 comes
+        // before its $PMTK010,001: the MediaTek must not be logged with the CAM-M8C's model, firmware
+        // and protocol (seen in the HIL receiver scenario when the twin was swapped).
+        var identity = ReceiverIdentity()
+        _ = Self.observe([
+            "$GNTXT,01,01,02,u-blox AG - www.u-blox.com*4E",
+            "$GNTXT,01,01,02,HW UBX-M8030 00080000*60",
+            "$GNTXT,01,01,02,FWVER=SPG 3.01*46",
+            "$GNTXT,01,01,02,PROTVER=18.00*11",
+            "$GNTXT,01,01,02,MOD=CAM-M8C-0*6F",
+        ], into: &identity)
+        #expect(identity.evidence == .announcement)
+        let clue = Self.observe(["$PMTK011,MTKGPS*08"], into: &identity)
+        #expect(clue.contains(.identity))
+        #expect(identity.family == .mediatek)
+        #expect(identity.model.string == "")
+        #expect(identity.firmware.string == "")
+        #expect(identity.hardware.string == "")
+        #expect(identity.protocolVersion == 0)
+        // Quectel and MediaTek share the PMTK texts: learning one from the other keeps them.
+        _ = Self.observe(["$PMTK705,AXN_2.31_3339_13101700,5632,PA6H,1.0*6B"], into: &identity)
+        identity.learn(.quectel, evidence: .versionReply)
+        #expect(identity.model.string == "PA6H")
+    }
+
     @Test func mediatekAndQuectelVersionReplies() {
         var mtk = ReceiverIdentity()
         _ = Self.observe(["$PMTK705,AXN_2.31_3339_13101700,5632,PA6H,1.0*6B"], into: &mtk)

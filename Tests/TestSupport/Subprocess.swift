@@ -92,6 +92,13 @@ extension Fixtures {
         return result.standardOutput
     }
 
+    /// Makes a new empty directory under /tmp (`/tmp/PREFIX-XXXXXX`) and returns its path.
+    public static func temporaryDirectory(prefix: String = "puckd-test") -> String {
+        var template = Array(("/tmp/" + prefix + "-XXXXXX").utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!
+        return String(cString: dir)
+    }
+
     /// Writes bytes to a new file under the system temporary directory and returns its path.
     public static func temporaryFile(named name: String, contents: [UInt8]) -> String? {
         var template = Array("/tmp/puckd-test-XXXXXX".utf8CString)

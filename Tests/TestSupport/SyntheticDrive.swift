@@ -122,7 +122,7 @@ public struct SyntheticDrive: Sendable {
     }
 
     /// RMC and GGA of one epoch at `east`, `north` metres from the start point.
-    static func sentences(utcNanoseconds: Int64, east: Double, north: Double, speed: Double, course: Double) -> [UInt8] {
+    public static func sentences(utcNanoseconds: Int64, east: Double, north: Double, speed: Double, course: Double) -> [UInt8] {
         let latitude = Self.latitudeDegrees + north / 6_371_000 * Angle.degreesPerRadian
         let longitude = Self.longitudeDegrees
             + east / (6_371_000 * cos(Self.latitudeDegrees * Angle.radiansPerDegree)) * Angle.degreesPerRadian

@@ -8,7 +8,7 @@ import Glibc
 
 /// The golden scenarios of Tests/Fixtures/tracking (README there): every `NAME.scenario` run at 10 Hz
 /// gives exactly the bytes of `NAME.expected.jsonl` (`make goldens` regenerates them for review), and
-/// every numbered rule of docs/tracking.md and every mismatch of issue 16 has one.
+/// every numbered rule of docs/tracking.md and every place the core once disagreed with the SDKs' source (SDKSourceMatchTests) has one.
 @Suite struct GoldenScenarioTests {
     static let folder = "tracking"
     /// The rate the expected outputs were written at (`puckd scenario FILE --hz 10`).

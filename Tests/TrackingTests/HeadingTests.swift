@@ -2,7 +2,7 @@ import Testing
 import NMEA
 @testable import Tracking
 
-/// tracking.md 1.1–1.3, tracking.md 4 and the bearing fallback of issue 4.
+/// tracking.md 1.1–1.3, tracking.md 4 and the bearing fallback (`HeadingSourceSelector`).
 struct HeadingTests {
     func imu(_ heading: Double, accuracy: Double = 5, at t: Int64) -> HeadingSample {
         HeadingSample(timeNanoseconds: t, trueHeadingDegrees: heading, magneticHeadingDegrees: heading,

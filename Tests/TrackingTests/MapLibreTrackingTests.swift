@@ -152,9 +152,19 @@ struct MapLibreTrackingTests {
         var (core, t) = followingCore(zoom: 16, mode: .followWithCourse)
         let here = core.userLocation!.coordinate
         let mpp = WebMercator.metersPerPoint(latitudeDegrees: here.latitudeDegrees, zoom: 16)
-        core.updateLocation(makeFix(offset(here, northMeters: 0.3 * mpp), course: 0, speed: 2), atNanoseconds: t + ms(10))
+        let before = core.camera.center
+        // 0.3 pt north: follow mode would skip it (rule_3_2_skipsWhenWithinOnePoint); course mode re-aims.
+        let target = offset(here, northMeters: 0.3 * mpp)
+        core.updateLocation(makeFix(target, course: 0, speed: 2), atNanoseconds: t + ms(10))
         core.tick(atNanoseconds: t + ms(20))
         #expect(core.camera.isAnimating)
+        core.tick(atNanoseconds: t + ms(10) + second)
+        #expect(!core.camera.isAnimating)
+        // Centre alignment: the ease ends with the new fix at the centre, bearing = the course.
+        #expect(core.camera.center.latitudeDegrees > before.latitudeDegrees)
+        #expect(near(core.camera.center.latitudeDegrees, target.latitudeDegrees, 1e-12))
+        #expect(near(core.camera.center.longitudeDegrees, target.longitudeDegrees, 1e-12))
+        #expect(core.camera.bearingDegrees == 0)
     }
 
     @Test func rule_3_3_firstFlyDurationIsPathLengthOverVelocity() {

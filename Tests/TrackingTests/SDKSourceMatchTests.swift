@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// The nine places where the core disagreed with the SDKs' source (issue 16), each checked against
+/// The nine places where the core disagreed with the SDKs' source (found by reading it rule by rule), each checked against
 /// the rule as docs/tracking.md states it now. Every test failed on the core before the fix.
 @Suite struct SDKSourceMatchTests {
     /// A fix moving east at `speed` m/s from `start`, `seconds` after t = 0.

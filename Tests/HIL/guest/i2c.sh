@@ -5,7 +5,7 @@
 # adjacent byte registers: use byte and I2C-block transfers.
 #
 # IMU model: LSM6DSL (accel + gyro) + LIS3MDL (magnetometer), the BerryGPS-IMU v4 pair. Registers
-# (hardware.md §1.2): LSM6DSL WHO_AM_I 0x0F = 0x6A, CTRL1_XL 0x10, CTRL2_G 0x11, CTRL3_C 0x12,
+# (docs/hardware.md §1.2.2, §1.2.3): LSM6DSL WHO_AM_I 0x0F = 0x6A, CTRL1_XL 0x10, CTRL2_G 0x11, CTRL3_C 0x12,
 # STATUS 0x1E, gyro 0x22..0x27 then accel 0x28..0x2D (int16 little-endian); LIS3MDL WHO_AM_I
 # 0x0F = 0x3D, CTRL_REG1..5 0x20..0x24, STATUS 0x27, mag 0x28..0x2D. Physical values are encoded
 # with the full scale the app has configured (read back from the control registers), like the chip.

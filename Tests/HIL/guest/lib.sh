@@ -141,6 +141,32 @@ hil_proc_state() {
     printf 'state %s, in %s' "${stat%% *}" "${wchan:-?}"
 }
 
+# hil_python_checks SCRIPT [ARG...]: runs a Python checker (Tests/HIL/checks/, hil_checks.py) and
+# serves its requests until it ends, in this shell (so `wait`, the app FIFOs and variables are this
+# shell's): "call CMD" -> CMD's status; "out CMD" -> "STATUS OUTPUT" (OUTPUT on one line); "get VAR"
+# -> VAR's value. The checker reports verdicts with "call hil_pass/hil_fail", so the numbering and
+# the summary line stay lib.sh's. A checker that ends with a non-zero status counts as one failure.
+hil_python_checks() {
+    local req=/run/hil-checks.$$.req rep=/run/hil-checks.$$.rep req_fd rep_fd line rc out name pid
+    mkfifo "$req" "$rep" || hil_die "hil_python_checks: cannot create $req and $rep"
+    python3 "$@" 3>"$req" 4<"$rep" &
+    pid=$!
+    exec {req_fd}<"$req" {rep_fd}>"$rep"
+    rm -f "$req" "$rep"
+    while IFS= read -r -u "$req_fd" line; do
+        case $line in
+            call\ *) rc=0; eval "${line#call }" || rc=$?; printf '%s\n' "$rc" >&"$rep_fd" ;;
+            out\ *) rc=0; out=$(eval "${line#out }") || rc=$?; printf '%s %s\n' "$rc" "${out//$'\n'/ }" >&"$rep_fd" ;;
+            get\ *) name=${line#get }; printf '%s\n' "${!name-}" >&"$rep_fd" ;;
+            *) hil_log "hil_python_checks: unknown request '$line'"; printf '127\n' >&"$rep_fd" ;;
+        esac
+    done
+    exec {req_fd}<&- {rep_fd}>&-
+    rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" = 0 ] || hil_fail "checker $1 ended with status $rc"
+}
+
 # hil_finish: prints the summary line and exits (1 when anything failed or nothing was checked).
 hil_finish() {
     HIL_FINISHED=1

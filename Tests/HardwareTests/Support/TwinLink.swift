@@ -1,4 +1,5 @@
 import Hardware
+@testable import Simulation
 import NMEA
 import Receiver
 

@@ -1,6 +1,8 @@
+@testable import Configuration
 import Glibc
 import Hardware
 import Receiver
+@testable import Simulation
 import TestSupport
 @testable import Puckd
 

@@ -1,0 +1,154 @@
+import Glibc
+
+/// Raw NMEA from a TCP server (`tcp://host:port`), as phone apps ("NMEA over TCP") and network
+/// receivers serve it. The connect is non-blocking: `.connecting` polls for POLLOUT until it
+/// completes or `connectTimeoutNanoseconds` passes. A closed, reset or silent connection is
+/// reported once and retried with backoff, every address of the host in turn.
+public struct TCPSource: ByteSource, ~Copyable {
+    /// The server's host name or address.
+    public var host: String { endpoint.host }
+    /// The server's TCP port.
+    public var port: UInt16 { endpoint.port }
+    /// "host:port", the subject of error messages.
+    public let subject: String
+    /// How long a connect may stay in progress (default 10 s).
+    public var connectTimeoutNanoseconds: Int64
+    /// An open connection that delivers nothing for this long is dropped and retried; nil = never.
+    public var silenceTimeoutNanoseconds: Int64?
+    private let origin: SourceOrigin
+    private var endpoint: TCPEndpoint
+    private var addressIndex = 0
+    private var fd: Int32 = -1
+    private var connectDeadlineNanoseconds: Int64 = .max
+    private var lifecycle: SourceLifecycle
+
+    /// A source connecting to `host:port` on the first `read`.
+    public init(host: String, port: UInt16, policy: ReconnectPolicy = ReconnectPolicy(),
+                connectTimeoutNanoseconds: Int64 = 10_000_000_000,
+                silenceTimeoutNanoseconds: Int64? = 30_000_000_000) {
+        self.init(host: host, port: port, origin: .tcp, policy: policy,
+                  connectTimeoutNanoseconds: connectTimeoutNanoseconds, silenceTimeoutNanoseconds: silenceTimeoutNanoseconds)
+    }
+
+    public init(host: String, port: UInt16, origin: SourceOrigin, policy: ReconnectPolicy,
+         connectTimeoutNanoseconds: Int64, silenceTimeoutNanoseconds: Int64?) {
+        self.endpoint = TCPEndpoint(host: host, port: port)
+        self.subject = TCPEndpoint.subject(host: host, port: port)
+        self.origin = origin
+        self.connectTimeoutNanoseconds = connectTimeoutNanoseconds
+        self.silenceTimeoutNanoseconds = silenceTimeoutNanoseconds
+        self.lifecycle = SourceLifecycle(policy: policy)
+    }
+
+    deinit { SystemCalls.close(fd) }
+
+    public var status: SourceStatus { lifecycle.status }
+    public var counters: SourceCounters { lifecycle.counters }
+
+    /// The connected socket, -1 when not connected (for the gpsd source's command).
+    var connectedDescriptor: Int32 {
+        if case .open = lifecycle.status { return fd }
+        return -1
+    }
+
+    public var pollRequest: PollRequest {
+        switch lifecycle.status {
+        case .open:
+            let silence = silenceTimeoutNanoseconds.map { lifecycle.lastActivityNanoseconds &+ $0 } ?? .max
+            return .input(fd, deadlineNanoseconds: silence)
+        case .connecting where fd >= 0:
+            return PollRequest(fileDescriptor: fd, events: Int16(POLLOUT), deadlineNanoseconds: connectDeadlineNanoseconds)
+        default:
+            let deadline = lifecycle.retryDeadlineNanoseconds
+            return deadline == .max ? .never : .wake(atNanoseconds: deadline)
+        }
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer, nowNanoseconds now: Int64) throws(SourceError) -> Int {
+        if fd < 0 {
+            guard lifecycle.attemptDue(nowNanoseconds: now) else { return 0 }
+            try startConnecting(nowNanoseconds: now)
+        }
+        if case .connecting = lifecycle.status {
+            try finishConnecting(nowNanoseconds: now)
+            guard case .open = lifecycle.status else { return 0 }
+        }
+        let n = SystemCalls.read(fd, into: buffer)
+        if n > 0 {
+            lifecycle.delivered(n, nowNanoseconds: now)
+            return n
+        }
+        if n == 0 {
+            if buffer.count == 0 { return 0 }
+            throw fail(SourceError(.connectionClosed, origin: origin, subject: subject), nowNanoseconds: now)
+        }
+        let code = Int32(-n)
+        if code == EAGAIN || code == EWOULDBLOCK {
+            if let silence = silenceTimeoutNanoseconds, now &- lifecycle.lastActivityNanoseconds >= silence {
+                throw fail(SourceError(.silent, origin: origin, subject: subject, detail: silence / 1_000_000),
+                           nowNanoseconds: now)
+            }
+            return 0
+        }
+        throw fail(SourceError.fromErrno(code, origin: origin, subject: subject, whileOpen: true), nowNanoseconds: now)
+    }
+
+    /// Closes the connection, counts `error` and schedules the reconnect; returns it for throwing.
+    mutating func fail(_ error: SourceError, nowNanoseconds now: Int64) -> SourceError {
+        SystemCalls.close(fd)
+        fd = -1
+        addressIndex = 0
+        return lifecycle.fail(error, nowNanoseconds: now)
+    }
+
+    private mutating func startConnecting(nowNanoseconds now: Int64) throws(SourceError) {
+        if !endpoint.isResolved, let code = endpoint.resolve() {
+            let systemCode = code == EAI_SYSTEM ? errno : 0
+            throw fail(SourceError(.hostNotFound, origin: origin, subject: subject, systemErrno: systemCode, detail: Int64(code)),
+                       nowNanoseconds: now)
+        }
+        while true {
+            let attempt = endpoint.startConnect(index: addressIndex)
+            if attempt.fd >= 0 {
+                fd = attempt.fd
+                if attempt.connected {
+                    lifecycle.opened(nowNanoseconds: now)
+                } else {
+                    lifecycle.status = .connecting
+                    connectDeadlineNanoseconds = now &+ connectTimeoutNanoseconds
+                }
+                return
+            }
+            try nextAddressOrFail(code: attempt.errorCode, nowNanoseconds: now)
+        }
+    }
+
+    private mutating func finishConnecting(nowNanoseconds now: Int64) throws(SourceError) {
+        while case .connecting = lifecycle.status, fd >= 0 {
+            guard let code = TCPEndpoint.connectResult(fd) else {
+                if now >= connectDeadlineNanoseconds {
+                    throw fail(SourceError(.connectTimedOut, origin: origin, subject: subject,
+                                           detail: connectTimeoutNanoseconds / 1_000_000), nowNanoseconds: now)
+                }
+                return
+            }
+            if code == 0 {
+                lifecycle.opened(nowNanoseconds: now)
+                return
+            }
+            SystemCalls.close(fd)
+            fd = -1
+            try nextAddressOrFail(code: code, nowNanoseconds: now)
+            try startConnecting(nowNanoseconds: now)
+        }
+    }
+
+    /// Moves to the host's next address, or fails the round when every address failed.
+    private mutating func nextAddressOrFail(code: Int32, nowNanoseconds now: Int64) throws(SourceError) {
+        if addressIndex + 1 < endpoint.addresses.count {
+            addressIndex += 1
+            return
+        }
+        throw fail(SourceError.fromErrno(code, origin: origin, subject: subject), nowNanoseconds: now)
+    }
+}

@@ -1,0 +1,192 @@
+import CLinux
+import Configuration
+import Console
+import Hardware
+import Heading
+import NMEA
+import Tracking
+
+/// Texts of the console's source table and fault reasons that only change at start-up or on a
+/// configuration change (made then, as `ConsoleText`, so a refresh copies bytes and allocates nothing).
+struct DeviceConsoleTexts {
+    var board = ConsoleText()
+    var gps = ConsoleText()
+    var imu = ConsoleText()
+    var imuProblem = ConsoleText()
+    var gpio = ConsoleText()
+    var gpioProblem = ConsoleText()
+    var pps = ConsoleText()
+    var ppsProblem = ConsoleText()
+    var console = ConsoleText()
+    var state = ConsoleText()
+    var stateProblem = ConsoleText()
+    var configPath = ConsoleText()
+}
+
+/// Filling the console's `ConsoleState` from the device: `prepareConsoleState` at start-up and after a
+/// configuration change (texts, the configuration table: allocates), `refreshConsoleState` before each
+/// reply and watch frame (copies values in place: allocation-free).
+extension Device {
+    /// Makes the fixed texts and the configuration table.
+    func prepareConsoleState() {
+        guard let console else { return }
+        var t = DeviceConsoleTexts()
+        t.board = ConsoleText(string: configuration.board.name)
+        t.gps = ConsoleText(string: gpsDescription)
+        if let imu {
+            var text = imu.bus.description
+            if let chip = imu.status.chip { text += ", " + chip.description }
+            t.imu = ConsoleText(string: text)
+        } else if let imuProblem {
+            t.imu = ConsoleText("not opened")
+            t.imuProblem = ConsoleText(string: imuProblem)
+        } else {
+            t.imu = ConsoleText("none configured: the bearing comes from the GPS course")
+        }
+        if let gpio {
+            t.gpio = ConsoleText(string: gpio.chipDescription)
+        } else {
+            t.gpio = ConsoleText(configuration.gpio.disabled ? "disabled ([gpio] chip = none)" : "not opened")
+            if let gpioProblem { t.gpioProblem = ConsoleText(string: gpioProblem) }
+        }
+        if let ppsDevice {
+            t.pps = ConsoleText(string: ppsDevice.path)
+        } else if let ppsLine {
+            t.pps = ConsoleText(string: "line " + String(ppsLine.offset))
+        } else {
+            t.pps = ConsoleText("none")
+        }
+        if let ppsProblem { t.ppsProblem = ConsoleText(string: ppsProblem) }
+        t.console = ConsoleText(string: console.transport.description)
+        t.state = ConsoleText(string: stateStore?.path ?? configuration.state.directory)
+        if let stateProblem { t.stateProblem = ConsoleText(string: stateProblem) }
+        t.configPath = ConsoleText(string: configurationSaveTarget ?? "")
+        consoleTexts = t
+        var d = ConsoleDeviceState()
+        d.version = PuckdVersion.string
+        d.board = t.board
+        d.configPath = t.configPath
+        console.state.device = d
+        fillConfigTable()
+    }
+
+    /// The configuration table: every key with its value and where it comes from (allocates).
+    func fillConfigTable() {
+        guard let console else { return }
+        console.state.device.config.removeAll()
+        let desired = desiredConfiguration()
+        for key in ConfigurationKeys.all {
+            let name = key.qualifiedName
+            let pending = consoleChanges.contains { $0.key == name }
+            let origin: String
+            switch pending ? nil : loaded.origins[name] {
+            case .none: origin = pending ? "set on the console" : ""
+            case .some(let o): origin = o.description
+            }
+            let value = key.read(desired)
+            console.state.device.config.set(key: ConsoleText(string: name), value: ConsoleText(string: value),
+                                            isDefault: !pending && loaded.origins[name] == nil,
+                                            origin: ConsoleText(string: origin),
+                                            needsRestart: value != key.read(configuration))
+        }
+    }
+
+    /// Copies the device's state into the console's (before a reply or a watch frame).
+    func refreshConsoleState(nowNanoseconds now: Int64) {
+        guard let console else { return }
+        console.state.fix = lastFix
+        console.state.skyView = pipeline.assembler.skyView
+        console.state.heading = imu != nil && heading.publishedCount > 0 ? heading.current : nil
+        console.state.magnetometerCalibration = heading.calibration
+        console.state.update(from: core)
+        console.state.framer = pipeline.framer.counters
+        console.state.receiver = receiverLink.configurator.status
+        console.state.ubxFrames = receiverLink.ubx.counters
+        console.state.assembler = pipeline.assembler.counters
+        refreshDeviceState(&console.state.device, nowNanoseconds: now)
+    }
+
+    private func refreshDeviceState(_ d: inout ConsoleDeviceState, nowNanoseconds now: Int64) {
+        d.nowNanoseconds = now
+        d.uptimeNanoseconds = now - startNanoseconds
+        d.fixReceivedNanoseconds = lastFixNanoseconds
+        let t = consoleTexts
+        // Sources.
+        d.sources.removeAll()
+        d.sources.set(ConsoleSource(name: "gps", description: t.gps, state: Self.gpsStateName(gpsStatus),
+                                    isHealthy: !faults.contains(.gpsDown) && !faults.contains(.gpsSilent)))
+        if let imu {
+            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imu.status.state.name,
+                                        isHealthy: !faults.contains(.imu)))
+        } else {
+            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imuProblem == nil ? "none" : "absent",
+                                        isHealthy: imuProblem == nil))
+        }
+        d.sources.set(ConsoleSource(name: "gpio", description: t.gpio,
+                                    state: gpio == nil ? (configuration.gpio.disabled ? "disabled" : "unavailable")
+                                        : (simulation != nil ? "simulated" : "open"),
+                                    isHealthy: gpio != nil || gpioProblem == nil))
+        d.sources.set(ConsoleSource(name: "pps", description: t.pps,
+                                    state: ppsProblem != nil ? "unavailable" : (ppsDevice != nil || ppsLine != nil ? "open" : "none"),
+                                    isHealthy: ppsProblem == nil))
+        if let console {
+            d.sources.set(ConsoleSource(name: "console", description: t.console,
+                                        state: Self.gpsStateName(console.transport.status), isHealthy: !console.outputClosed))
+        }
+        d.sources.set(ConsoleSource(name: "state", description: t.state,
+                                    state: stateStore == nil ? "not saved" : (stateWriteFailed ? "write failing" : "saved"),
+                                    isHealthy: stateStore != nil && !stateWriteFailed))
+        // Faults with their reasons.
+        d.faults.removeAll()
+        if faults.contains(.gpsDown) {
+            d.faults.append(ConsoleFault(source: "gps", reason: gpsErrorText.isEmpty
+                ? ConsoleText("the GPS source is not open; it reconnects with backoff") : gpsErrorText))
+        }
+        if faults.contains(.gpsSilent) {
+            d.faults.append(ConsoleFault(source: "gps", reason: ConsoleText(
+                "no NMEA sentence for [gps] stale_s: check the receiver, its antenna and the baud rate")))
+        }
+        if faults.contains(.imu) {
+            if !t.imuProblem.isEmpty {
+                d.faults.append(ConsoleFault(source: "imu", reason: t.imuProblem))
+            } else {
+                var reason = ConsoleText()
+                if let fault = imu?.status.lastFault { reason.append(fault.summary) } else {
+                    reason.append("the IMU delivers no samples")
+                }
+                reason.append("; the bearing falls back to the GPS course")
+                d.faults.append(ConsoleFault(source: "imu", reason: reason))
+            }
+        }
+        if faults.contains(.state) {
+            d.faults.append(ConsoleFault(source: "state", reason: t.stateProblem.isEmpty
+                ? ConsoleText("writing the state file failed; the state is kept in memory and retried") : t.stateProblem))
+        }
+        if faults.contains(.pps) { d.faults.append(ConsoleFault(source: "pps", reason: t.ppsProblem)) }
+        if gpio == nil && !t.gpioProblem.isEmpty { d.faults.append(ConsoleFault(source: "gpio", reason: t.gpioProblem)) }
+        refreshLEDs(&d, nowNanoseconds: now)
+        refreshCounters(&d)
+        // Calibration.
+        if calibration.isRunning {
+            d.calibration = .magnetometer(coverageFraction: calibration.coverageFraction, samples: calibration.sampleCount,
+                                          elapsedNanoseconds: now - calibration.startedAtNanoseconds)
+        } else if gyroCalibration.isRunning {
+            d.calibration = .gyroscope(stillSeconds: gyroCalibration.stillSeconds(atNanoseconds: now),
+                                       requiredSeconds: gyroCalibration.requiredSeconds)
+        } else {
+            d.calibration = .idle
+        }
+        d.lastCalibrationResult = lastCalibrationResult
+        d.allocationsAfterStartUp = allocationBaseline >= 0 ? clinux_console_thread_allocations() - allocationBaseline : nil
+    }
+
+    static func gpsStateName(_ status: SourceStatus) -> StaticString {
+        switch status {
+        case .connecting: return "connecting"
+        case .open: return "connected"
+        case .waitingToReconnect: return "reconnecting"
+        case .finished: return "ended"
+        case .failed: return "failed"
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Console
+import Controls
+import Heading
+import Tracking
+
+/// The console's LED table and counter table, rebuilt in place from the device before each reply or
+/// watch frame (static names, no allocation).
+extension Device {
+    /// Patterns of the mode LED by blink count (0 … 6, the most a 2 s group shows).
+    static let modeBlinkPatterns: [7 of StaticString] = [
+        "off (first mode of the cycle)", "1 short blink every 2 s", "2 short blinks every 2 s",
+        "3 short blinks every 2 s", "4 short blinks every 2 s", "5 short blinks every 2 s", "6 short blinks every 2 s",
+    ]
+
+    /// Names of the RGB mode LED's colours.
+    static func colorName(_ c: RGBColor) -> StaticString {
+        switch (c.red, c.green, c.blue) {
+        case (false, false, false): return "off"
+        case (true, false, false): return "red"
+        case (false, true, false): return "green"
+        case (false, false, true): return "blue"
+        case (true, true, false): return "yellow"
+        case (false, true, true): return "cyan"
+        case (true, false, true): return "magenta"
+        case (true, true, true): return "white"
+        }
+    }
+
+    func refreshLEDs(_ d: inout ConsoleDeviceState, nowNanoseconds now: Int64) {
+        d.leds.removeAll()
+        guard leds != nil else { return }
+        let g = configuration.gpio
+        let state = indicatorState(nowNanoseconds: now)
+        let frame = ledPatterns.frame(for: state, atNanoseconds: now)
+        let entry = currentCycleEntry
+        let meaning: StaticString
+        switch entry {
+        case .mode(let mode): meaning = mode.name
+        case .overview: meaning = "overview"
+        }
+        if let line = g.ledFix {
+            let pattern: StaticString
+            switch state.fix {
+            case .noFix: pattern = "off: no fix"
+            case .fix2D: pattern = "1 Hz blink: 2D fix"
+            case .fix3D: pattern = "on: 3D fix"
+            case .stale: pattern = "4 Hz blink: the fix is stale"
+            }
+            d.leds.append(ConsoleLED(name: "fix", isOn: frame.fix, pattern: pattern, line: line))
+        }
+        if let line = g.ledMode {
+            let blinks = min(max(state.modeNumber, 0), min(ledPatterns.timing.maximumModeBlinks, 6))
+            d.leds.append(ConsoleLED(name: "mode", isOn: frame.mode, pattern: Self.modeBlinkPatterns[blinks], line: line,
+                                     meaning: meaning))
+        }
+        if g.ledModeRed != nil || g.ledModeGreen != nil || g.ledModeBlue != nil {
+            d.leds.append(ConsoleLED(name: "modeRGB", isOn: frame.modeColor != .off, pattern: "one colour per mode",
+                                     color: Self.colorName(frame.modeColor),
+                                     line: g.ledModeRed ?? g.ledModeGreen ?? g.ledModeBlue ?? -1, meaning: meaning))
+        }
+        if let line = g.ledFault {
+            d.leds.append(ConsoleLED(name: "fault", isOn: frame.fault,
+                                     pattern: state.fault ? "on: a source is in error (status lists the faults)" : "off: no fault",
+                                     line: line))
+        }
+        if let line = g.ledHeartbeat {
+            d.leds.append(ConsoleLED(name: "heartbeat", isOn: frame.heartbeat, pattern: "double beat every second: the loop runs",
+                                     line: line))
+        }
+    }
+
+    func refreshCounters(_ d: inout ConsoleDeviceState) {
+        let c = counters
+        var t = ConsoleCounterTable()
+        t.append("loop.wakeUps", Int64(truncatingIfNeeded: c.wakeUps))
+        t.append("loop.ticks", Int64(truncatingIfNeeded: c.ticks))
+        t.append("loop.skippedTicks", Int64(truncatingIfNeeded: c.skippedTicks))
+        t.append("loop.timerWakeUps", Int64(truncatingIfNeeded: c.timerWakeUps))
+        t.append("loop.maxWakeLatencyNanoseconds", c.maxWakeLatencyNanoseconds)
+        t.append("gps.bytes", Int64(truncatingIfNeeded: c.gpsBytes))
+        t.append("gps.fixes", Int64(truncatingIfNeeded: c.fixes))
+        t.append("gps.errors", Int64(truncatingIfNeeded: c.gpsErrors))
+        t.append("imu.polls", Int64(truncatingIfNeeded: c.imuPolls))
+        t.append("imu.samples", Int64(truncatingIfNeeded: c.imuSamples))
+        t.append("heading.published", Int64(truncatingIfNeeded: c.headingsPublished))
+        if let status = imu?.status {
+            let e = status.errors
+            t.append("i2c.errors.nack", Int64(e[.noAcknowledge]))
+            t.append("i2c.errors.io", Int64(e[.io]))
+            t.append("i2c.errors.busy", Int64(e[.busy]))
+            t.append("i2c.errors.timeout", Int64(e[.timeout]))
+            t.append("i2c.errors.permissionDenied", Int64(e[.permissionDenied]))
+            t.append("i2c.errors.noSuchBus", Int64(e[.noSuchBus]))
+            t.append("i2c.errors.unsupported", Int64(e[.unsupported]))
+            t.append("i2c.errors.other", Int64(e[.other]))
+            t.append("imu.errors.wrongChip", Int64(e.wrongChip))
+            t.append("imu.errors.resetTimeouts", Int64(e.resetTimeouts))
+            t.append("imu.errors.stuckData", Int64(e.stuckData))
+            t.append("imu.errors.dataTimeouts", Int64(e.dataTimeouts))
+            t.append("imu.errors.probeFailures", Int64(e.probeFailures))
+            t.append("imu.errors.magnetometerOverflows", Int64(e.magnetometerOverflows))
+            t.append("imu.initializations", Int64(status.initializations))
+            t.append("imu.faults", Int64(status.faults))
+        }
+        let ahrs = heading.filter.counters
+        t.append("ahrs.invalidSamples", Int64(ahrs.invalidSamples))
+        t.append("ahrs.gaps", Int64(ahrs.gaps))
+        t.append("ahrs.nonMonotonicTimestamps", Int64(ahrs.nonMonotonicTimestamps))
+        t.append("ahrs.gyroscopeOverranges", Int64(ahrs.gyroscopeOverranges))
+        t.append("ahrs.accelerometerRejections", Int64(ahrs.accelerometerRejections))
+        t.append("ahrs.magnetometerRejections", Int64(ahrs.magnetometerRejections))
+        let primary = buttons?.primary, secondary = buttons?.secondary
+        t.append("gpio.buttonEdges", Int64((primary?.edgeCount ?? 0) + (secondary?.edgeCount ?? 0)))
+        t.append("gpio.bouncesRejected", Int64((primary?.rejectedChangeCount ?? 0) + (secondary?.rejectedChangeCount ?? 0)))
+        t.append("gpio.edgesDroppedByKernel", Int64(gpio?.droppedEventCount ?? 0))
+        t.append("gpio.shortPresses", Int64(truncatingIfNeeded: c.shortPresses))
+        t.append("gpio.longPresses", Int64(truncatingIfNeeded: c.longPresses))
+        t.append("gpio.pressesDropped", Int64(presses.droppedCount))
+        t.append("gpio.ledWrites", Int64(truncatingIfNeeded: c.ledWrites))
+        t.append("gpio.errors", Int64(truncatingIfNeeded: c.gpioErrors))
+        t.append("pps.edges", Int64(truncatingIfNeeded: c.ppsEdges))
+        t.append("pps.paired", Int64(pps.statistics.pairedCount))
+        t.append("pps.unpairedPulses", Int64(pps.statistics.unpairedPulseCount))
+        t.append("pps.missedPulses", Int64(pps.statistics.missedPulseCount))
+        t.append("pps.irregularPulses", Int64(pps.statistics.irregularPulseCount))
+        t.append("console.commandsApplied", Int64(truncatingIfNeeded: c.commands))
+        if let console {
+            t.append("console.bytesWritten", console.writtenBytes)
+            t.append("console.bytesDroppedOutputClosed", console.droppedBytes)
+            t.append("console.sessions", Int64(console.sessionCount))
+        }
+        t.append("log.linesWritten", Int64(output.writtenLines))
+        t.append("log.linesDropped", Int64(output.droppedLines))
+        t.append("state.writes", Int64(truncatingIfNeeded: c.stateWrites))
+        t.append("state.writeFailures", Int64(truncatingIfNeeded: c.stateWriteFailures))
+        t.append("state.unchangedSavesSkipped", Int64(stateStore?.unchangedSaveCount ?? 0))
+        d.counters = t
+    }
+}

@@ -1,0 +1,90 @@
+import Console
+import Controls
+import Hardware
+import Tracking
+
+/// Buttons and console commands → actions → core commands.
+extension Device {
+    func serviceButtons(_ ready: DeviceReadiness, nowNanoseconds now: Int64) {
+        guard let gpio, buttons != nil else { return }
+        presses.removeAll()
+        do throws(GPIOError) {
+            if ready.contains(.primaryButton) { try buttons?.drain(.primary, from: gpio, into: &presses) }
+            if ready.contains(.secondaryButton) { try buttons?.drain(.secondary, from: gpio, into: &presses) }
+        } catch {
+            counters.gpioErrors &+= 1
+            buttons = nil
+            output.text("gpio: reading the buttons failed (" + error.description + "); running without buttons", priority: .error)
+            return
+        }
+        buttons?.advance(toNanoseconds: now, into: &presses)
+        var i = 0
+        while i < presses.count {
+            let press = presses[i]
+            if press.kind == .short { counters.shortPresses &+= 1 } else { counters.longPresses &+= 1 }
+            perform(configuration.gpio.actions.action(for: press), trigger: press, nowNanoseconds: now)
+            i += 1
+        }
+    }
+
+    /// Does what a button press (or the console) asks.
+    func perform(_ action: ButtonAction, trigger press: ButtonPress?, nowNanoseconds now: Int64) {
+        if let press {
+            output.line { out in
+                out.append("button: ")
+                out.append(press.button == .primary ? "" : "button2 ")
+                out.append(press.kind == .short ? "short press" : "long press")
+                out.append(" → ")
+                out.append(action.name)
+            }
+        }
+        switch action {
+        case .none:
+            break
+        case .nextTrackingMode:
+            switch modeCycle.next(after: currentCycleEntry) {
+            case .mode(let mode): core.setTrackingMode(mode, animated: true, atNanoseconds: now)
+            case .overview: core.transitionViewport(to: .overview(OverviewOptions()), transition: .default, atNanoseconds: now)
+            }
+        case .toggleOverview:
+            if currentCycleEntry == .overview {
+                core.transitionViewport(to: .followPuck(followOptions), transition: .default,
+                                        atNanoseconds: now)
+            } else {
+                core.transitionViewport(to: .overview(OverviewOptions()), transition: .default, atNanoseconds: now)
+            }
+        case .requestFullAccuracy:
+            let full = core.requestTemporaryFullAccuracy(purposeKey: TrackingCore.mapLibreAccuracyPurposeKey, atNanoseconds: now)
+            output.line { out in
+                out.append(full ? "accuracy: full accuracy applies" : "accuracy: temporary full accuracy refused (not authorized)")
+            }
+        case .startMagnetometerCalibration:
+            guard imu != nil else {
+                output.line { out in out.append("calibration: no IMU, nothing to calibrate") }
+                return
+            }
+            startMagnetometerCalibration(nowNanoseconds: now)
+        case .toggleLocationVisible:
+            core.setShowsUserLocation(!core.isShowingUserLocation, atNanoseconds: now)
+            output.line { out in out.append(core.isShowingUserLocation ? "location: shown" : "location: hidden") }
+        }
+    }
+
+    /// Starts a magnetometer calibration run (a button's long press, or `calibrate mag`).
+    func startMagnetometerCalibration(nowNanoseconds now: Int64) {
+        gyroCalibration.cancel()
+        let timeout = Int64(configuration.imu.calibrationTimeoutSeconds * 1e9)
+        calibration.start(nowNanoseconds: now, timeoutNanoseconds: timeout)
+        simulation?.startCalibrationMotion(nowNanoseconds: now, durationNanoseconds: min(timeout, 45_000_000_000))
+        output.line { out in
+            out.append("calibration: started; turn the board slowly through all orientations (figure eights, ")
+            out.append("rolls and pitches) for up to ")
+            out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
+            out.append(" s")
+            if let simulation {
+                out.append(simulation.movesForCalibration ? " (the simulated board does so by itself)"
+                                                          : " (the simulated IMU replays its recording and does not move for it)")
+            }
+        }
+    }
+}

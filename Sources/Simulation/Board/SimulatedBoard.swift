@@ -1,0 +1,153 @@
+import CBundledData
+import Configuration
+import Controls
+import Hardware
+import Heading
+
+/// The simulated board `puckd run --board sim` runs on: a GPS receiver replaying a log over a pty
+/// (`SimulatedReceiver`), the register-level IMU twin (`SimulatedIMU`) moved by `SimulatedMotion` or,
+/// with `[sim] imu_log`, replaying a recorded IMU (`SimulatedIMURecording`), and the GPIO twin
+/// (`SimulatedGPIO`) with the board profile's lines, whose button a console command presses. The device loop calls `service` each wake-up and `prepareIMU` before reading the IMU.
+public final class SimulatedBoard {
+    /// What the log is, for the start-up report ("the bundled drive (…)" or the file's path).
+    public let logDescription: String
+    public let receiver: SimulatedReceiver
+    public let motion: SimulatedMotion
+    /// The IMU twin (nil when `[sim] imu = none`).
+    public let imu: SimulatedIMU?
+    /// The recorded IMU the twin replays (`[sim] imu_log`); nil: the twin follows `motion`.
+    public let imuRecording: SimulatedIMURecording?
+    public let gpio: SimulatedGPIO
+    /// Button line offsets (primary, secondary; -1 = none).
+    private var buttonOffsets: InlineArray<2, Int>
+    private var releaseAt: InlineArray<2, Int64> = .init(repeating: .max)
+    /// Presses made through `press`.
+    public private(set) var pressCount = 0
+
+    /// How long the simulated hand holds a short and a long press, nanoseconds.
+    public static let shortPressNanoseconds: Int64 = 150_000_000
+    public static let longPressExtraNanoseconds: Int64 = 300_000_000
+
+    /// Largest NMEA log the simulated receiver replays, bytes (it is held in memory).
+    static let maximumLogBytes = 256 << 20
+
+    /// Builds the board from the `[sim]` and `[gpio]` settings, starting the replay at `startNanoseconds`.
+    public init(configuration: PuckdConfiguration, startNanoseconds: Int64) throws(SimulatedBoardError) {
+        let settings = configuration.sim
+        let maximumGap = Int64(settings.maximumGapSeconds * 1e9)
+        let log: UnsafeRawBufferPointer
+        let owned: Bool
+        if settings.gpsLog.isEmpty {
+            log = UnsafeRawBufferPointer(start: bundled_drive_bytes(), count: bundled_drive_count())
+            owned = false
+            logDescription = "the bundled drive (gpsd's nmea-rtk log: 10 Hz, course turning through the whole circle)"
+        } else {
+            // The log's bytes as they are (garbage and non-UTF-8 bytes included: the framer must see them).
+            let bytes: [UInt8]
+            do throws(WholeFile.Failure) {
+                bytes = try WholeFile.read(settings.gpsLog, limitBytes: Self.maximumLogBytes)
+            } catch {
+                let reason = switch error {
+                case .cannotOpen(let code): "cannot open it (" + WholeFile.describe(errno: code) + "): check [sim] gps_log or --gps"
+                case .notRegular: "not a regular file (a device, directory or pipe); give the path of an NMEA log file"
+                case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
+                case .tooLarge: "larger than 256 MiB: give a shorter log"
+                case .untrusted(let why): why
+                }
+                throw SimulatedBoardError(message: "cannot replay " + settings.gpsLog + ": " + reason)
+            }
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+            copy.copyBytes(from: bytes)
+            log = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(copy)[0..<bytes.count])
+            owned = true
+            logDescription = settings.gpsLog
+        }
+        let schedule = SimulatedReplaySchedule(log: log, maximumGapNanoseconds: maximumGap)
+        if schedule.epochs.isEmpty {
+            if owned { log.deallocate() }
+            throw SimulatedBoardError(message: logDescription + " holds no NMEA epochs (no GGA, RMC, GLL, GNS or ZDA "
+                + "sentence with a time): give an NMEA 0183 log")
+        }
+        do throws(SimulatedReceiverError) {
+            receiver = try SimulatedReceiver.open(log: log, takesOwnership: owned, schedule: schedule, loop: settings.loop,
+                                                  startNanoseconds: startNanoseconds)
+        } catch {
+            throw SimulatedBoardError(message: error.message)
+        }
+        motion = SimulatedMotion(schedule: schedule, startNanoseconds: startNanoseconds, loop: settings.loop)
+        if let board = settings.imu.board {
+            let twin = SimulatedIMU(board: board)
+            twin.bus.logsWrites = false
+            imu = twin
+        } else {
+            imu = nil
+        }
+        if settings.imuLog.isEmpty {
+            imuRecording = nil
+        } else if imu == nil {
+            throw SimulatedBoardError(message: "[sim] imu_log = " + settings.imuLog + " needs a simulated IMU to play it, "
+                + "but [sim] imu = none: choose a board (e.g. sim.imu=berryimu-v3) or clear imu_log")
+        } else {
+            do throws(SimulatedIMURecordingError) {
+                imuRecording = try SimulatedIMURecording.load(path: settings.imuLog, startNanoseconds: startNanoseconds,
+                                                              loop: settings.loop)
+            } catch {
+                throw SimulatedBoardError(message: error.message)
+            }
+        }
+        gpio = SimulatedGPIO(label: "puckd-sim", lineCount: 54, historyCapacity: 512)
+        buttonOffsets = [configuration.gpio.button ?? -1, configuration.gpio.button2 ?? -1]
+    }
+
+    /// The earliest time the board needs a wake-up for (next epoch, a button release), monotonic ns.
+    public var deadlineNanoseconds: Int64 { min(receiver.deadlineNanoseconds, releaseAt[0], releaseAt[1]) }
+
+    /// Sends due epochs and releases held buttons.
+    public func service(nowNanoseconds now: Int64) {
+        receiver.service(nowNanoseconds: now)
+        var i = 0
+        while i < 2 {
+            if releaseAt[i] <= now {
+                gpio.release(UInt32(buttonOffsets[i]), atNanoseconds: releaseAt[i])
+                releaseAt[i] = .max
+            }
+            i += 1
+        }
+    }
+
+    /// Lets the IMU chips convert the true motion up to `now` (at their own data rates), or present
+    /// the recorded samples due by `now` (sample by sample, at the recording's pace).
+    public func prepareIMU(nowNanoseconds now: Int64) {
+        guard let imu else { return }
+        if let imuRecording {
+            imuRecording.present(upToNanoseconds: now, to: imu)
+            return
+        }
+        let motion = self.motion
+        imu.advance(toNanoseconds: now) { motion.sample(atNanoseconds: $0) }
+    }
+
+    /// Presses `button` now, as a hand would: held for a short press, or `longPressNanoseconds` plus a
+    /// margin for a long one. Returns false when that button is not configured or still held.
+    public func press(_ button: ButtonID, long: Bool, longPressNanoseconds: Int64, nowNanoseconds now: Int64) -> Bool {
+        let i = button == .primary ? 0 : 1
+        guard buttonOffsets[i] >= 0, releaseAt[i] == .max else { return false }
+        gpio.press(UInt32(buttonOffsets[i]), atNanoseconds: now)
+        releaseAt[i] = now + (long ? longPressNanoseconds + Self.longPressExtraNanoseconds : Self.shortPressNanoseconds)
+        pressCount += 1
+        return true
+    }
+
+    /// True when the IMU moves by itself for a calibration (the generated motion; a recording plays on).
+    public var movesForCalibration: Bool { imuRecording == nil }
+
+    /// Starts the calibration motion (the simulated person turns the board through all orientations).
+    public func startCalibrationMotion(nowNanoseconds now: Int64, durationNanoseconds: Int64) {
+        motion.startTumble(atNanoseconds: now, durationNanoseconds: durationNanoseconds)
+    }
+}
+
+/// The simulated board could not be built.
+public struct SimulatedBoardError: Error, Sendable, Equatable {
+    public var message: String
+}
