@@ -32,81 +32,89 @@ let package = Package(
         .target(name: "CMallocCounter"),
 
         // Pure core: bytes, samples and monotonic nanoseconds in; values out. No I/O, no clock.
-        .target(name: "NMEA", swiftSettings: strict),
-        .target(name: "Heading", dependencies: ["NMEA"], swiftSettings: strict),
-        .target(name: "Tracking", dependencies: ["NMEA"], swiftSettings: strict),
+        // Angles: wrapping, shortest arcs, degrees ↔ radians (the one place for each).
+        .target(name: "Angles", swiftSettings: strict),
+        .target(name: "NMEA", dependencies: ["Angles"], swiftSettings: strict),
+        // The IMU: I2C bus protocol, chip table and drivers, probe, device state machine, mounting, samples.
+        .target(name: "IMU", dependencies: ["Angles"], swiftSettings: strict),
+        // Heading: the fusion math (AHRS filter, calibration, magnetic model) over IMU samples.
+        .target(name: "Heading", dependencies: ["Angles", "IMU", "NMEA"], swiftSettings: strict),
+        .target(name: "Tracking", dependencies: ["Angles", "NMEA"], swiftSettings: strict),
         // The receiver's command languages (UBX, PMTK) and the configuration state machine.
         .target(name: "Receiver", swiftSettings: strict),
-        .target(name: "Console", dependencies: ["NMEA", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
+        .target(name: "Console", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
         // Thin edges: the real hardware backends (their simulated twins are in Simulation).
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "Heading"], swiftSettings: strict),
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "IMU"], swiftSettings: strict),
 
         // Buttons, LEDs and PPS pairing (debouncer, mode cycle, LED patterns); GPIO through GPIOController.
         .target(name: "Controls", dependencies: ["Hardware"], swiftSettings: strict),
 
         // Configuration: keys, files (document, loader, writer), board profiles, whole-file reads.
-        .target(name: "Configuration", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "Hardware",
+        .target(name: "Configuration", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware",
                                                       "Controls", "CBundledData"],
                 swiftSettings: strict),
 
         // Persistent state: the state record, the calibration record inside it, one CRC-32, the atomic store.
-        .target(name: "State", dependencies: ["NMEA", "Heading", "Tracking", "Configuration", "CLinux"],
+        .target(name: "State", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Configuration", "CLinux"],
                 swiftSettings: strict),
 
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
-        .target(name: "Simulation", dependencies: ["NMEA", "Heading", "Receiver", "Console", "Hardware", "Controls",
+        .target(name: "Simulation", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Receiver", "Console", "Hardware", "Controls",
                                                    "Configuration", "CBundledData", "CLinux"],
                 swiftSettings: strict),
 
         // The device: the loop that wires sources, core, GPIO, state and console.
-        .target(name: "Puckd", dependencies: ["NMEA", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
+        .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
                                               "Configuration", "State", "Simulation", "CLinux", "CCrypt"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
-        .target(name: "Commands", dependencies: ["NMEA", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
+        .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
                                                  "CLinux"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
-        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "CMallocCounter",
-                                                             "TestSupport"],
+        .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",
+                                                             "Heading", "CMallocCounter", "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
-        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Heading", "NMEA", "Hardware"],
+        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Angles", "IMU", "Heading", "NMEA", "Hardware"],
                 path: "Tests/TestSupport", swiftSettings: strict),
         // The invariant checks shared by the NMEA fuzz test and `make fuzz`; not linked into puckd.
         .target(name: "FuzzSupport", dependencies: ["NMEA"], path: "Fuzz/Support", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "FuzzSupport", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HeadingTests", dependencies: ["Heading", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AnglesTests", dependencies: ["Angles"], swiftSettings: strict),
+        // The drivers run against the register-level simulated chips (SimulatedIMU, in Simulation).
+        .testTarget(name: "IMUTests", dependencies: ["IMU", "Heading", "Simulation", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HeadingTests", dependencies: ["Angles", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TrackingTests", dependencies: ["Angles", "Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Simulation", "Heading", "NMEA", "Receiver",
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Simulation", "IMU", "Heading", "NMEA", "Receiver",
                                                           "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ConsoleTests", dependencies: ["Angles", "Console", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "Hardware", "Simulation", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "Hardware", "Heading", "Tracking",
-                                                               "Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "StateTests", dependencies: ["State", "Heading", "NMEA", "Tracking", "TestSupport"],
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "Hardware", "IMU", "Heading",
+                                                               "Tracking", "Receiver", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "StateTests", dependencies: ["State", "IMU", "Heading", "NMEA", "Tracking", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Configuration", "Hardware", "Heading",
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Configuration", "Hardware", "IMU", "Heading",
                                                             "CBundledData", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "CBundledData",
-                                                          "TestSupport"],
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "IMU",
+                                                          "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
-                                                       "Simulation", "CBundledData", "TestSupport"],
+                                                       "Simulation", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CMallocCounter
 import NMEA
+import IMU
 import Heading
 import Tracking
 import Console

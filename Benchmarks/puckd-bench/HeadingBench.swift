@@ -1,7 +1,9 @@
 #if canImport(Glibc)
+import Angles
 import Glibc
 #endif
 import CMallocCounter
+import IMU
 import Heading
 
 /// `make bench` figures for the heading provider: filter throughput (samples/s, allocations), the ten

@@ -1,3 +1,4 @@
+import IMU
 import CMallocCounter
 import Glibc
 import Hardware

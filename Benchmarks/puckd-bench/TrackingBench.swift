@@ -1,3 +1,4 @@
+import Angles
 import Glibc
 import CMallocCounter
 import NMEA
@@ -36,11 +37,11 @@ func runTrackingBench() {
             fix.longitudeDegrees = 13.41 + 0.0066 * sin(angle)
             fix.horizontalAccuracyMeters = 4 + 8 * (0.5 + 0.5 * sin(seconds / 5))
             fix.speedMetersPerSecond = 28
-            fix.courseDegrees = Angles.wrap360(90 + angle * 180 / Double.pi)
+            fix.courseDegrees = Angle.wrap360(90 + angle * 180 / Double.pi)
             fix.utcNanoseconds = 1_750_000_000_000_000_000 + t
             core.updateLocation(fix, atNanoseconds: t)
         }
-        let heading = Angles.wrap360(seconds * 17)
+        let heading = Angle.wrap360(seconds * 17)
         core.updateHeading(HeadingSample(timeNanoseconds: t, trueHeadingDegrees: heading,
                                          magneticHeadingDegrees: heading, headingAccuracyDegrees: 12))
         if i % 300 == 0 {

@@ -2,6 +2,7 @@
 // every sample checked finite, and through the heading estimator as `puckd heading replay` does.
 // fuzz-max-len: 8192
 import Heading
+import IMU
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func imuCSVFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

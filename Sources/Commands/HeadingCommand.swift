@@ -208,8 +208,7 @@ private struct HeadingReplayer {
         output.append(UInt8(ascii: ","))
         output.append(q.headingDegrees, decimals: 4)
         output.append(UInt8(ascii: ","))
-        let accuracy = estimator.headingAccuracyDegrees
-        output.append(accuracy < 0 ? -1 : accuracy, decimals: 3)
+        output.append(estimator.headingAccuracyDegrees ?? -1, decimals: 3)     // the CSV's "invalid"
         output.append(UInt8(ascii: "\n"))
         return true
     }

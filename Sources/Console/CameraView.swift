@@ -38,7 +38,7 @@ public enum CameraView {
     /// `idle`, `followPuck`, or `default→overview 40 %`.
     public static func appendViewport(_ c: CameraState, to out: inout OutputBuffer) {
         switch c.viewportStatus {
-        case .idle: out.append("idle")
+        case .idle: out.append(ViewportStatus.idleWord)
         case .state(let k): out.append(TrackingNames.name(k))
         case .transition(let kind, let k):
             out.append(TrackingNames.name(kind)); out.append(" transition to "); out.append(TrackingNames.name(k))

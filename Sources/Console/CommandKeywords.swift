@@ -1,3 +1,5 @@
+import Tracking
+
 /// The fixed word lists a command argument may take: used by the parser, by Tab completion and by
 /// the "did you mean" suggestions. Each list is static (no allocation).
 public enum CommandKeywords: UInt8, Sendable, Equatable {
@@ -41,19 +43,10 @@ public enum CommandKeywords: UInt8, Sendable, Equatable {
     /// The word at `index` (0 ..< count).
     public func word(_ index: Int) -> StaticString {
         switch self {
-        case .mode:
-            switch index {
-            case 0: "none"
-            case 1: "follow"
-            case 2: "followWithCourse"
-            case 3: "followWithHeading"
-            case 4: "off"
-            case 5: "recenter"
-            case 6: "navigation"
-            case 7: "compassNavigation"
-            default: "next"
-            }
-        case .viewport: index == 0 ? "follow" : index == 1 ? "overview" : "idle"
+        case .mode: TrackingMode(rawValue: UInt8(truncatingIfNeeded: index))?.name ?? "next"
+        case .viewport:
+            index == 0 ? ViewportStateKind.followPuck.word : index == 1 ? ViewportStateKind.overview.word
+                : ViewportStatus.idleWord
         case .followOptions: index == 0 ? "zoom=" : index == 1 ? "pitch=" : index == 2 ? "bearing=" : "immediate"
         case .bearing: index == 0 ? "heading" : "course"
         case .onOff: index == 0 ? "on" : "off"

@@ -14,8 +14,8 @@ public enum HeadingView {
             out.append("\ntrue          "); RenderFormat.degrees(h.trueHeadingDegrees, to: &out)
             out.append("\ndeclination   "); RenderFormat.degrees(h.declinationDegrees, to: &out)
             out.append(" east (WMM2025)\naccuracy      ")
-            if h.isValid {
-                out.append("\u{00B1}"); RenderFormat.degrees(h.headingAccuracyDegrees, to: &out)
+            if let accuracy = h.headingAccuracyDegrees {
+                out.append("\u{00B1}"); RenderFormat.degrees(accuracy, to: &out)
             } else {
                 out.append("invalid (no absolute reference yet)")
             }
@@ -62,7 +62,7 @@ public enum HeadingView {
             g.number("magneticHeadingDegrees", h.magneticHeadingDegrees, decimals: 2, &out)
             g.number("trueHeadingDegrees", h.trueHeadingDegrees, decimals: 2, &out)
             g.number("declinationDegrees", h.declinationDegrees, decimals: 2, &out)
-            g.number("headingAccuracyDegrees", h.isValid ? h.headingAccuracyDegrees : nil, decimals: 2, &out)
+            g.number("headingAccuracyDegrees", h.headingAccuracyDegrees, decimals: 2, &out)
             g.bool("isValid", h.isValid, &out)
             g.number("rollDegrees", h.rollDegrees, decimals: 2, &out)
             g.number("pitchDegrees", h.pitchDegrees, decimals: 2, &out)

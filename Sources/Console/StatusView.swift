@@ -40,7 +40,11 @@ public enum StatusView {
         if let h = state.heading {
             if let t = h.trueHeadingDegrees { RenderFormat.degrees(t, to: &out); out.append(" true, ") }
             RenderFormat.degrees(h.magneticHeadingDegrees, to: &out); out.append(" magnetic, ")
-            if h.isValid { out.append("\u{00B1}"); RenderFormat.degrees(h.headingAccuracyDegrees, to: &out) } else { out.append("invalid") }
+            if let accuracy = h.headingAccuracyDegrees {
+                out.append("\u{00B1}"); RenderFormat.degrees(accuracy, to: &out)
+            } else {
+                out.append("invalid")
+            }
             out.append(", "); out.append(h.calibrationState.name)
         } else {
             out.append("no IMU heading")
@@ -161,7 +165,7 @@ public enum StatusView {
             var g = JSONWriter.begin(&out)
             g.number("trueHeadingDegrees", h.trueHeadingDegrees, decimals: 2, &out)
             g.number("magneticHeadingDegrees", h.magneticHeadingDegrees, decimals: 2, &out)
-            g.number("headingAccuracyDegrees", h.isValid ? h.headingAccuracyDegrees : nil, decimals: 2, &out)
+            g.number("headingAccuracyDegrees", h.headingAccuracyDegrees, decimals: 2, &out)
             g.string("calibrationState", h.calibrationState.name, &out)
             g.end(&out)
         } else {

@@ -49,12 +49,7 @@ public enum TrackingNames {
         }
     }
 
-    public static func name(_ v: ViewportStateKind) -> StaticString {
-        switch v {
-        case .followPuck: return "followPuck"
-        case .overview: return "overview"
-        }
-    }
+    public static func name(_ v: ViewportStateKind) -> StaticString { v.name }
 
     public static func name(_ v: ViewportTransitionKind) -> StaticString {
         switch v {

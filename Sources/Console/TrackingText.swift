@@ -52,7 +52,7 @@ public enum TrackingText {
         out.append(UInt8(ascii: "/")); out.append(TrackingNames.name(c.trackingState))
         out.append(" viewport ")
         switch c.viewportStatus {
-        case .idle: out.append("idle")
+        case .idle: out.append(ViewportStatus.idleWord)
         case .state(let k): out.append(TrackingNames.name(k))
         case .transition(let kind, let k):
             out.append(TrackingNames.name(kind)); out.append("→"); out.append(TrackingNames.name(k))
@@ -82,7 +82,7 @@ public enum TrackingText {
         case .didChangeViewportStatus(let s, let reason):
             out.append("didChangeViewportStatus ")
             switch s {
-            case .idle: out.append("idle")
+            case .idle: out.append(ViewportStatus.idleWord)
             case .state(let k): out.append(TrackingNames.name(k))
             case .transition(let kind, let k):
                 out.append(TrackingNames.name(kind)); out.append("→"); out.append(TrackingNames.name(k))

@@ -1,6 +1,6 @@
 import CLinux
 import Glibc
-import Heading
+import IMU
 
 /// The real I2C bus: Linux i2c-dev (`/dev/i2c-N`), `ioctl(I2C_SLAVE)` to select the device, then
 /// `ioctl(I2C_SMBUS)` byte-data and I2C-block-data transfers. SMBus only (no `read()/write()` or

@@ -1,3 +1,5 @@
+import IMU
+
 /// How much of the sphere of field directions a calibration run has seen: 32 equal-area bins (four
 /// bands of equal height in z — equal area on a sphere, Archimedes — times eight 45° sectors).
 /// A bin counts as covered with at least `minimumSamplesPerBin` samples.

@@ -1,3 +1,6 @@
+import IMU
+import Angles
+
 /// GNSS course over ground as a heading measurement for a vehicle: while it drives at least
 /// `courseAidingSpeedMetersPerSecond` with a yaw rate (gyro heading change around the fix) of at most
 /// `courseAidingYawRateDegreesPerSecond`, its course is where its forward axis points — a measurement

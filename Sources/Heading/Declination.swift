@@ -1,3 +1,4 @@
+import Angles
 import NMEA
 
 /// Decimal years, the time argument of the World Magnetic Model.

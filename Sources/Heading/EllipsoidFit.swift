@@ -1,3 +1,4 @@
+import IMU
 #if canImport(Glibc)
 import Glibc
 #endif

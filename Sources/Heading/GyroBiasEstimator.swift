@@ -1,3 +1,6 @@
+import IMU
+import Angles
+
 /// The gyroscope offset, estimated by a Kalman filter (state: the offset, sensor frame; covariance
 /// 3×3): the offset is a random walk (`gyroBiasRandomWalkDegreesPerSecondPerRootSecond`);
 /// - at rest (`RestDetector`) a window of T seconds measures it as the mean raw rate over the window,

@@ -65,11 +65,11 @@ public struct HeadingAccuracyModel: Sendable, Equatable {
         tanDipSquared = tan2
     }
 
-    /// The heading accuracy, degrees, given the calibration floor; negative (−1) when there is no
-    /// absolute heading yet.
+    /// The heading accuracy, degrees, given the calibration floor; nil when there is no absolute
+    /// heading yet.
     @inline(__always)
-    public func headingAccuracyDegrees(floorDegrees: Double, configuration c: AHRSConfiguration) -> Double {
-        guard hasAbsoluteHeading else { return -1 }
+    public func headingAccuracyDegrees(floorDegrees: Double, configuration c: AHRSConfiguration) -> Double? {
+        guard hasAbsoluteHeading else { return nil }
         let noise = c.innovationNoiseFactor * c.innovationNoiseFactor * innovationMeanSquareDegreesSquared
         let total = floorDegrees * floorDegrees + biasDriftDegrees * biasDriftDegrees + headingVarianceDegreesSquared
             + tanDipSquared * tiltVarianceDegreesSquared + noise

@@ -39,9 +39,9 @@ public struct HeadingEstimate: Sendable, Equatable {
     public var pitchDegrees: Double
     /// Orientation, sensor (board) frame → ENU earth frame with y = magnetic north.
     public var orientation: Quaternion
-    /// Likely largest error of the heading, degrees; negative (−1) when the heading is not valid
-    /// (no absolute reference yet, start-up, or lost), as CoreLocation's `headingAccuracy`.
-    public var headingAccuracyDegrees: Double
+    /// Likely largest error of the heading, degrees (CoreLocation's `headingAccuracy`); nil when the
+    /// heading is not valid (no absolute reference yet, start-up, or lost).
+    public var headingAccuracyDegrees: Double?
     /// Calibration state of the magnetometer.
     public var calibrationState: MagnetometerCalibrationState
     /// True when the user should calibrate (CoreLocation's `shouldDisplayHeadingCalibration`).
@@ -50,11 +50,11 @@ public struct HeadingEstimate: Sendable, Equatable {
     public var magnetometer: MagnetometerDecision
 
     /// True when the heading may be used.
-    public var isValid: Bool { headingAccuracyDegrees >= 0 }
+    public var isValid: Bool { headingAccuracyDegrees != nil }
 
     public init(timestampNanoseconds: Int64, magneticHeadingDegrees: Double, trueHeadingDegrees: Double?,
                 declinationDegrees: Double?, rollDegrees: Double, pitchDegrees: Double, orientation: Quaternion,
-                headingAccuracyDegrees: Double, calibrationState: MagnetometerCalibrationState,
+                headingAccuracyDegrees: Double?, calibrationState: MagnetometerCalibrationState,
                 calibrationNeeded: Bool, magnetometer: MagnetometerDecision) {
         self.timestampNanoseconds = timestampNanoseconds
         self.magneticHeadingDegrees = magneticHeadingDegrees

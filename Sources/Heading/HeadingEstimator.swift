@@ -1,3 +1,5 @@
+import IMU
+import Angles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,7 +103,7 @@ public struct HeadingEstimator: Sendable {
             floorRefreshNanoseconds = sample.timestampNanoseconds
         }
         let accuracy = accuracy(floorDegrees: cachedFloorDegrees)
-        let valid = accuracy >= 0
+        let valid = accuracy != nil
         // Horizontal direction of the forward axis; published when it turned by ≥ headingFilterDegrees
         // (compared by the cosine of the angle: no trigonometry per sample).
         let q = filter.orientation
@@ -193,14 +195,15 @@ public struct HeadingEstimator: Sendable {
         estimate(heading: filter.orientation.headingDegrees, accuracy: headingAccuracyDegrees, state: calibrationState)
     }
 
-    /// The heading accuracy now, degrees; negative when invalid.
-    public var headingAccuracyDegrees: Double { accuracy(floorDegrees: floorDegrees(for: calibrationState)) }
+    /// The heading accuracy now, degrees; nil when the heading is not valid.
+    public var headingAccuracyDegrees: Double? { accuracy(floorDegrees: floorDegrees(for: calibrationState)) }
 
     @inline(__always)
-    private func accuracy(floorDegrees: Double) -> Double {
-        guard !filter.isStartingUp else { return -1 }
-        let a = filter.accuracy.headingAccuracyDegrees(floorDegrees: floorDegrees, configuration: configuration.ahrs)
-        return a >= configuration.maximumValidAccuracyDegrees ? -1 : a
+    private func accuracy(floorDegrees: Double) -> Double? {
+        guard !filter.isStartingUp,
+              let a = filter.accuracy.headingAccuracyDegrees(floorDegrees: floorDegrees, configuration: configuration.ahrs),
+              a < configuration.maximumValidAccuracyDegrees else { return nil }
+        return a
     }
 
     /// The magnetometer calibration state.
@@ -238,7 +241,7 @@ public struct HeadingEstimator: Sendable {
         }
     }
 
-    private func estimate(heading: Double, accuracy: Double, state: MagnetometerCalibrationState) -> HeadingEstimate {
+    private func estimate(heading: Double, accuracy: Double?, state: MagnetometerCalibrationState) -> HeadingEstimate {
         let q = filter.orientation
         let d = declination.declinationDegrees
         return HeadingEstimate(timestampNanoseconds: lastTimestampNanoseconds, magneticHeadingDegrees: heading,

@@ -1,3 +1,5 @@
+import Angles
+
 /// The heading of the last few seconds, one entry every `spacingNanoseconds`: a GNSS fix describes
 /// the vehicle's velocity at the fix's own time, which can be up to a receiver period before the fix
 /// arrives (an epoch closed on a quiet line or by the next epoch), so its course is compared with the

@@ -1,3 +1,5 @@
+import IMU
+
 /// Roll and pitch from the gyroscope and the accelerometer, corrected in a quasi-inertial frame:
 /// the gyro is integrated into `gyroOrientation` (sensor → I, a frame that only drifts with the gyro's
 /// residual error), the specific force is rotated into I and low-pass filtered there, and

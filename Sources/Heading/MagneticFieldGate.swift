@@ -1,3 +1,4 @@
+import Angles
 #if canImport(Glibc)
 import Glibc
 #endif

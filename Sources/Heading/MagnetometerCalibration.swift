@@ -1,3 +1,5 @@
+import IMU
+
 /// Hard- and soft-iron correction of a magnetometer: `m_calibrated = W · (m_raw − h)`, the model of
 /// x-io Fusion's `FusionModelMagnetic` (S·(m − h)) and of every ellipsoid-fit calibration.
 ///

@@ -1,3 +1,5 @@
+import IMU
+
 /// Collects raw magnetometer samples during a calibration run (the user turns the board through all
 /// orientations), reports the coverage of directions as it goes, and fits the calibration.
 ///

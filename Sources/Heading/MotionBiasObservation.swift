@@ -1,3 +1,5 @@
+import IMU
+
 /// What the tilt correction says about the gyro offset while the board moves (the motion bias
 /// estimation of the VQF paper, implemented here from its description).
 ///

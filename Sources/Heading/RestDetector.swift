@@ -1,3 +1,6 @@
+import IMU
+import Angles
+
 /// Tells when the board is at rest, from the raw gyroscope and accelerometer: both low-pass filtered
 /// (time constant `restFilterSeconds`), the board is still while every sample stays close to its
 /// filtered value (no vibration, no tap), the filtered rate minus the bias estimate is small (no slow

@@ -1,3 +1,5 @@
+import IMU
+
 /// A symmetric 3×3 matrix with the few operations the ellipsoid fit needs: eigen-decomposition
 /// (cyclic Jacobi rotations: deterministic, accurate to rounding for 3×3), square root, determinant.
 public struct SymmetricMatrix3: Sendable, Equatable {

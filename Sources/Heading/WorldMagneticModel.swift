@@ -1,3 +1,5 @@
+import IMU
+import Angles
 #if canImport(Glibc)
 import Glibc
 #endif

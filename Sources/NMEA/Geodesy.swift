@@ -1,3 +1,4 @@
+import Angles
 import Glibc
 
 /// Distances and bearings on the WGS84 ellipsoid.
@@ -16,7 +17,7 @@ public enum Geodesy {
         let a = semiMajorAxisMeters
         let f = flattening
         let b = (1 - f) * a
-        let radians = Double.pi / 180
+        let radians = Angle.radiansPerDegree
         let deltaLongitude = (longitude2 - longitude1) * radians
         let u1 = atan((1 - f) * tan(latitude1 * radians))
         let u2 = atan((1 - f) * tan(latitude2 * radians))
@@ -55,26 +56,19 @@ public enum Geodesy {
             - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
         let distance = b * bigA * (sigma - deltaSigma)
         let bearing = atan2(cosU2 * sinLambda, cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) / radians
-        return (distance, normalizedDegrees(bearing))
+        return (distance, Angle.wrap360(bearing))
     }
 
     /// Great-circle distance (mean Earth radius) and initial bearing: the fallback for antipodes.
     static func sphericalInverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double)
         -> (distanceMeters: Double, initialBearingDegrees: Double?) {
-        let radians = Double.pi / 180
+        let radians = Angle.radiansPerDegree
         let phi1 = latitude1 * radians, phi2 = latitude2 * radians
         let dPhi = phi2 - phi1, dLambda = (longitude2 - longitude1) * radians
         let h = sin(dPhi / 2) * sin(dPhi / 2) + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
         let distance = 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
         let y = sin(dLambda) * cos(phi2)
         let x = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(dLambda)
-        return (distance, distance == 0 ? nil : normalizedDegrees(atan2(y, x) / radians))
-    }
-
-    /// An angle in degrees brought into 0 ..< 360.
-    public static func normalizedDegrees(_ degrees: Double) -> Double {
-        var d = degrees.truncatingRemainder(dividingBy: 360)
-        if d < 0 { d += 360 }
-        return d >= 360 ? 0 : d
+        return (distance, distance == 0 ? nil : Angle.wrap360(atan2(y, x) / radians))
     }
 }

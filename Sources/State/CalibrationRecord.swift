@@ -1,4 +1,5 @@
 import Heading
+import IMU
 
 /// Why stored calibration bytes could not be decoded. Every case says what to do.
 public enum CalibrationRecordError: Error, Sendable, Equatable {

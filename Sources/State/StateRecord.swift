@@ -1,5 +1,6 @@
 import Configuration
 import Heading
+import IMU
 import NMEA
 import Tracking
 

@@ -1,3 +1,5 @@
+import Angles
+
 /// The camera's animatable values (internal form: centre in world units, angles in degrees).
 struct CameraValues: Sendable, Equatable {
     var center: MercatorPoint
@@ -290,7 +292,7 @@ struct CameraAnimator: Sendable {
                 values.zoom = c.fromScalar + (c.toScalar - c.fromScalar) * t
             }
         case CameraChannelKind.bearing.rawValue:
-            values.bearingDegrees = Angles.wrap360(c.fromScalar + (c.toScalar - c.fromScalar) * t)
+            values.bearingDegrees = Angle.wrap360(c.fromScalar + (c.toScalar - c.fromScalar) * t)
         case CameraChannelKind.pitch.rawValue:
             values.pitchDegrees = c.fromScalar + (c.toScalar - c.fromScalar) * t
         default:

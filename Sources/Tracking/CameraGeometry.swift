@@ -1,3 +1,4 @@
+import Angles
 import Glibc
 
 /// Screen ↔ ground maths of the mbgl camera: perspective camera 1.5 × view height from the centre
@@ -27,8 +28,8 @@ enum CameraGeometry {
         if centerOffsetY == 0 { return maximumPitch }
         let fov = WebMercator.verticalFieldOfViewRadians
         let tangent = (0.5 + centerOffsetY / size.heightPoints) * 2 * tan(fov / 2)
-        let limit = maximumPitch * WebMercator.degreesToRadians + fov / 2 - atan(tangent)
-        return max(minimumPitch, limit * WebMercator.radiansToDegrees)
+        let limit = maximumPitch * Angle.radiansPerDegree + fov / 2 - atan(tangent)
+        return max(minimumPitch, limit * Angle.degreesPerRadian)
     }
 
     /// Where a world-unit point appears on screen, or nil when it is behind the camera.
@@ -39,10 +40,10 @@ enum CameraGeometry {
         if dxUnits > 0.5 { dxUnits -= 1 } else if dxUnits < -0.5 { dxUnits += 1 }
         let dx = dxUnits * worldSize
         let dy = (point.y - camera.center.y) * worldSize
-        let beta = camera.bearingDegrees * WebMercator.degreesToRadians
+        let beta = camera.bearingDegrees * Angle.radiansPerDegree
         let gx = dx * cos(beta) + dy * sin(beta)
         let gy = -dx * sin(beta) + dy * cos(beta)
-        let theta = camera.pitchDegrees * WebMercator.degreesToRadians
+        let theta = camera.pitchDegrees * Angle.radiansPerDegree
         let distance = cameraDistance(size: size)
         let depth = distance - gy * sin(theta)
         if !(depth > 1e-6 * distance) { return nil }
@@ -55,13 +56,13 @@ enum CameraGeometry {
     static func worldPoint(at screen: ScreenPoint, camera: CameraValues, size: ScreenSize) -> MercatorPoint? {
         let a = anchor(padding: camera.padding, size: size)
         let ox = screen.xPoints - a.xPoints, oy = screen.yPoints - a.yPoints
-        let theta = camera.pitchDegrees * WebMercator.degreesToRadians
+        let theta = camera.pitchDegrees * Angle.radiansPerDegree
         let distance = cameraDistance(size: size)
         let denominator = distance * cos(theta) + oy * sin(theta)
         if !(denominator > 1e-9) { return nil }
         let gy = oy * distance / denominator
         let gx = ox * (distance - gy * sin(theta)) / distance
-        let beta = camera.bearingDegrees * WebMercator.degreesToRadians
+        let beta = camera.bearingDegrees * Angle.radiansPerDegree
         let dx = gx * cos(beta) - gy * sin(beta)
         let dy = gx * sin(beta) + gy * cos(beta)
         let worldSize = WebMercator.worldSizePoints(zoom: camera.zoom)
@@ -85,7 +86,7 @@ enum CameraGeometry {
     static func fit(corners: InlineArray<4, MercatorPoint>, bearingDegrees: Double, padding: EdgeInsets,
                     cameraPadding: EdgeInsets, size: ScreenSize, minZoom: Double,
                     maxZoom: Double) -> (center: MercatorPoint, zoom: Double) {
-        let beta = bearingDegrees * WebMercator.degreesToRadians
+        let beta = bearingDegrees * Angle.radiansPerDegree
         let c = cos(beta), s = sin(beta)
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         var i = 0

@@ -1,3 +1,5 @@
+import Angles
+
 /// Where a heading sample comes from.
 public enum HeadingSampleSource: UInt8, Sendable, Equatable {
     /// The board's IMU (AHRS fusion, module `Heading`).
@@ -7,39 +9,46 @@ public enum HeadingSampleSource: UInt8, Sendable, Equatable {
 }
 
 /// One heading measurement, as CoreLocation's `CLHeading` (tracking.md 1.1): angles in degrees clockwise
-/// from north, **negative means invalid** for each field.
+/// from north; a field that is unknown is nil. CoreLocation's "negative means invalid" is taken at the
+/// door: the initializer turns a negative or non-finite value into nil, so nil is the only "unknown".
 public struct HeadingSample: Sendable, Equatable {
     /// Monotonic time the sample was taken, nanoseconds.
     public var timeNanoseconds: Int64
-    /// Heading relative to true north, degrees 0..<360; negative = unknown (no declination).
-    public var trueHeadingDegrees: Double
-    /// Heading relative to magnetic north, degrees 0..<360; negative = unknown.
-    public var magneticHeadingDegrees: Double
-    /// Maximum error of the heading, degrees; **negative = the sample is invalid** and is ignored
+    /// Heading relative to true north, degrees 0..<360; nil = unknown (no declination).
+    public var trueHeadingDegrees: Double?
+    /// Heading relative to magnetic north, degrees 0..<360; nil = unknown.
+    public var magneticHeadingDegrees: Double?
+    /// Maximum error of the heading, degrees; **nil = the sample is invalid** and is ignored
     /// (tracking.md 4.3).
-    public var headingAccuracyDegrees: Double
+    public var headingAccuracyDegrees: Double?
     /// What produced the sample.
     public var source: HeadingSampleSource
 
-    public init(timeNanoseconds: Int64, trueHeadingDegrees: Double, magneticHeadingDegrees: Double,
-                headingAccuracyDegrees: Double, source: HeadingSampleSource = .imu) {
+    /// A sample; negative or non-finite values (CoreLocation's "invalid") are stored as nil.
+    public init(timeNanoseconds: Int64, trueHeadingDegrees: Double?, magneticHeadingDegrees: Double?,
+                headingAccuracyDegrees: Double?, source: HeadingSampleSource = .imu) {
         self.timeNanoseconds = timeNanoseconds
-        self.trueHeadingDegrees = trueHeadingDegrees
-        self.magneticHeadingDegrees = magneticHeadingDegrees
-        self.headingAccuracyDegrees = headingAccuracyDegrees
+        self.trueHeadingDegrees = HeadingSample.known(trueHeadingDegrees)
+        self.magneticHeadingDegrees = HeadingSample.known(magneticHeadingDegrees)
+        self.headingAccuracyDegrees = HeadingSample.known(headingAccuracyDegrees)
         self.source = source
     }
 
-    /// True when the accuracy is ≥ 0 and at least one heading is ≥ 0.
-    public var isValid: Bool {
-        headingAccuracyDegrees >= 0 && headingAccuracyDegrees.isFinite && direction != nil
+    /// True when the accuracy is known and at least one heading is.
+    public var isValid: Bool { headingAccuracyDegrees != nil && direction != nil }
+
+    /// Heading direction as MapLibre and Mapbox v10 compute it (tracking.md 1.2): the true heading when
+    /// known, else the magnetic heading when known, else nil.
+    public var direction: Double? {
+        if let t = trueHeadingDegrees { return Angle.wrap360(t) }
+        if let m = magneticHeadingDegrees { return Angle.wrap360(m) }
+        return nil
     }
 
-    /// Heading direction as MapLibre and Mapbox v10 compute it (tracking.md 1.2): the true heading when it
-    /// is ≥ 0, else the magnetic heading when it is ≥ 0, else nil.
-    public var direction: Double? {
-        if trueHeadingDegrees >= 0 && trueHeadingDegrees.isFinite { return Angles.wrap360(trueHeadingDegrees) }
-        if magneticHeadingDegrees >= 0 && magneticHeadingDegrees.isFinite { return Angles.wrap360(magneticHeadingDegrees) }
-        return nil
+    /// `value` when it is a finite number ≥ 0, else nil.
+    @inline(__always)
+    static func known(_ value: Double?) -> Double? {
+        guard let value, value >= 0, value.isFinite else { return nil }
+        return value
     }
 }

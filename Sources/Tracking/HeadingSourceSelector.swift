@@ -1,3 +1,4 @@
+import Angles
 import NMEA
 
 /// A bearing chosen by the fallback rule, with where it came from.
@@ -54,7 +55,7 @@ public struct HeadingSourceSelector: Sendable {
         if minimumSpeed > 0 {
             guard let speed = fix.speedMetersPerSecond, speed >= minimumSpeed else { return nil }
         }
-        return Angles.wrap360(course)
+        return Angle.wrap360(course)
     }
 
     /// Records a heading sample (the newest per source wins, valid or not).
@@ -68,7 +69,7 @@ public struct HeadingSourceSelector: Sendable {
     /// Records the GPS bearings a fix carries, arriving at `now`. Nil values clear the source.
     public mutating func record(_ fix: Fix, at now: Int64) {
         if let h = fix.trueHeadingDegrees, h.isFinite, h >= 0 {
-            gpsHeadingDegrees = Angles.wrap360(h)
+            gpsHeadingDegrees = Angle.wrap360(h)
         } else {
             gpsHeadingDegrees = nil
         }
@@ -99,13 +100,13 @@ public struct HeadingSourceSelector: Sendable {
     /// The bearing to use at `now`. `includeCourse` false skips step 3 (reduced accuracy);
     /// `preferMagnetic` uses the IMU's magnetic heading first (ArcGIS compass reference, Q11).
     public func select(at now: Int64, includeCourse: Bool = true, preferMagnetic: Bool = false) -> BearingSelection? {
-        if let s = imu, s.isValid, now - s.timeNanoseconds <= imuTimeoutNanoseconds,
-           let direction = preferMagnetic && s.magneticHeadingDegrees >= 0
-               ? Angles.wrap360(s.magneticHeadingDegrees) : s.direction {
-            return BearingSelection(source: .imuHeading, degrees: direction, accuracyDegrees: s.headingAccuracyDegrees)
+        if let s = imu, let accuracy = s.headingAccuracyDegrees, now - s.timeNanoseconds <= imuTimeoutNanoseconds,
+           let direction = preferMagnetic ? s.magneticHeadingDegrees.map(Angle.wrap360) ?? s.direction : s.direction {
+            return BearingSelection(source: .imuHeading, degrees: direction, accuracyDegrees: accuracy)
         }
-        if let s = gnss, s.isValid, now - s.timeNanoseconds <= gpsMaxAgeNanoseconds, let direction = s.direction {
-            return BearingSelection(source: .gpsTrueHeading, degrees: direction, accuracyDegrees: s.headingAccuracyDegrees)
+        if let s = gnss, let accuracy = s.headingAccuracyDegrees, now - s.timeNanoseconds <= gpsMaxAgeNanoseconds,
+           let direction = s.direction {
+            return BearingSelection(source: .gpsTrueHeading, degrees: direction, accuracyDegrees: accuracy)
         }
         if let h = gpsHeadingDegrees, now - gpsHeadingTime <= gpsMaxAgeNanoseconds {
             return BearingSelection(source: .gpsTrueHeading, degrees: h, accuracyDegrees: assumedGPSAccuracyDegrees)

@@ -1,3 +1,5 @@
+import Angles
+
 /// Linear smoothing of the puck position and accuracy between fixes, restarted from the current
 /// value on each new fix (tracking.md 8.9, 10.5, 13.1). Positions are interpolated in world units along the
 /// shortest way round the world.
@@ -72,24 +74,24 @@ struct BearingMotion: Sendable {
         guard hasValue else { return nil }
         let t = durationNanoseconds > 0
             ? min(1, max(0, Double(now - startNanoseconds) / Double(durationNanoseconds))) : 1
-        return Angles.wrap360(from + (to - from) * t)
+        return Angle.wrap360(from + (to - from) * t)
     }
 
     /// Target angle (where the motion ends), degrees 0..<360.
-    var target: Double? { hasValue ? Angles.wrap360(to) : nil }
+    var target: Double? { hasValue ? Angle.wrap360(to) : nil }
 
     /// Turns to `target` over `durationNanoseconds` along the shortest arc from the value at `now`.
     mutating func turn(to target: Double, at now: Int64, durationNanoseconds: Int64) {
         guard let current = value(at: now), durationNanoseconds > 0 else {
             hasValue = true
-            from = Angles.wrap360(target)
+            from = Angle.wrap360(target)
             to = from
             startNanoseconds = now
             self.durationNanoseconds = 0
             return
         }
         from = current
-        to = current + Angles.shortestDelta(from: current, to: target)
+        to = current + Angle.shortestDelta(from: current, to: target)
         startNanoseconds = now
         self.durationNanoseconds = durationNanoseconds
     }

@@ -1,3 +1,4 @@
+import Angles
 import Glibc
 
 /// How reduced accuracy authorization coarsens positions (our method; iOS does not publish its own).
@@ -18,10 +19,10 @@ public enum ReducedAccuracy {
         let latitudeStep = gridMeters / metersPerDegree
         var latitude = (floor(coordinate.latitudeDegrees / latitudeStep) + 0.5) * latitudeStep
         latitude = min(max(latitude, -90), 90)
-        let metersPerLongitudeDegree = max(metersPerDegree * cos(latitude * WebMercator.degreesToRadians), 1)
+        let metersPerLongitudeDegree = max(metersPerDegree * cos(latitude * Angle.radiansPerDegree), 1)
         let longitudeStep = min(gridMeters / metersPerLongitudeDegree, 360)
         var longitude = (floor((coordinate.longitudeDegrees + 180) / longitudeStep) + 0.5) * longitudeStep - 180
-        longitude = Angles.wrapLongitude(longitude)
+        longitude = Angle.wrapLongitude(longitude)
         return GeoCoordinate(latitudeDegrees: latitude, longitudeDegrees: longitude)
     }
 

@@ -1,3 +1,5 @@
+import Angles
+
 /// How a camera animation moves the centre and zoom.
 enum CameraPath: Sendable {
     /// Straight interpolation of each property (jumps, eases during gestures, Mapbox's animators):
@@ -116,7 +118,7 @@ extension TrackingCore {
             cameraBearingSource = bearingSource
             animator.animate(.bearing, group: group, at: now, durationNanoseconds: durationNanoseconds, curve: curve,
                              fromScalar: values.bearingDegrees,
-                             toScalar: values.bearingDegrees + Angles.shortestDelta(from: values.bearingDegrees, to: b))
+                             toScalar: values.bearingDegrees + Angle.shortestDelta(from: values.bearingDegrees, to: b))
         }
         if let p = pitchDegrees {
             animator.animate(.pitch, group: group, at: now, durationNanoseconds: durationNanoseconds, curve: curve,

@@ -1,3 +1,5 @@
+import Angles
+
 extension TrackingCore {
     /// Applies a user gesture (rules in `Gesture`'s documentation; tracking.md 6, 3.7, 3.8, 5.6, 6.1,
     /// 10.11, 11.2). Every gesture event, the touch included, first stops the running camera transition
@@ -104,7 +106,7 @@ extension TrackingCore {
     mutating func rotate(by rotation: Double, about anchor: ScreenPoint) {
         guard let ground = CameraGeometry.worldPoint(at: anchor, camera: values, size: viewSize) else { return }
         var probe = values
-        probe.bearingDegrees = Angles.wrap360(values.bearingDegrees - rotation)
+        probe.bearingDegrees = Angle.wrap360(values.bearingDegrees - rotation)
         let center = CameraGeometry.center(keeping: ground, at: anchor, camera: probe, size: viewSize) ?? values.center
         values.bearingDegrees = probe.bearingDegrees
         values.center = MercatorPoint(x: center.x - center.x.rounded(.down), y: min(max(center.y, 0), 1))

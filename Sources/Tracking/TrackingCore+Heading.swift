@@ -1,3 +1,5 @@
+import Angles
+
 extension TrackingCore {
     /// Feeds one heading sample (time inside the sample). A sample with headingAccuracy < 0 makes its
     /// source invalid for the bearing fallback (the camera never turns to it); every sample is ignored
@@ -30,7 +32,7 @@ extension TrackingCore {
             }
             if let s = newSelection, showsUserLocation {
                 if lastEventHeadingDegrees == nil
-                    || abs(Angles.shortestDelta(from: lastEventHeadingDegrees!, to: s.degrees)) >= configuration.headingFilterDegrees {
+                    || abs(Angle.shortestDelta(from: lastEventHeadingDegrees!, to: s.degrees)) >= configuration.headingFilterDegrees {
                     lastEventHeadingDegrees = s.degrees
                     if s.source != .gpsCourse { emit(.didUpdateUserLocation, at: now) }
                 }
@@ -50,7 +52,7 @@ extension TrackingCore {
         guard mode.behavior == .heading, showsUserLocation, trackingState != .began, !panBegan,
               let s = selection, let location = userLocation else { return }
         if let last = lastCameraHeadingDegrees,
-           abs(Angles.shortestDelta(from: last, to: s.degrees)) < configuration.headingFilterDegrees { return }
+           abs(Angle.shortestDelta(from: last, to: s.degrees)) < configuration.headingFilterDegrees { return }
         lastCameraHeadingDegrees = s.degrees
         animateCamera(center: location.point, bearingDegrees: s.degrees, padding: followPadding,
                       bearingSource: CameraBearingSource(s.source),
@@ -79,7 +81,7 @@ extension TrackingCore {
         let desired = desiredPuckBearing(at: now)
         puckBearingSource = desired.source
         guard let degrees = desired.degrees else { return }
-        if puckBearing.target == Angles.wrap360(degrees) { return }
+        if puckBearing.target == Angle.wrap360(degrees) { return }
         let duration: Int64
         if desired.isHeading {
             duration = configuration.puckSmoothing == .mapbox ? Self.nanoseconds(configuration.headingAnimationDurationSeconds) : 0

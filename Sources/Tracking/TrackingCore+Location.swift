@@ -1,3 +1,4 @@
+import Angles
 import Glibc
 import NMEA
 
@@ -208,12 +209,12 @@ extension TrackingCore {
         var direction: Double?
         if mode == .followWithCourse, let target = targetCoordinate, target.isValid {
             let u = WebMercator.projectedMeters(location.coordinate), t = WebMercator.projectedMeters(target)
-            direction = Angles.wrap360(atan2Degrees(t.eastingMeters - u.eastingMeters, t.northingMeters - u.northingMeters))
+            direction = Angle.wrap360(atan2Degrees(t.eastingMeters - u.eastingMeters, t.northingMeters - u.northingMeters))
         } else {
             direction = location.courseDegrees
         }
         if var d = direction, mode == .followWithCourse, verticalAlignment == .top {
-            d = Angles.wrap360(d + 180)
+            d = Angle.wrap360(d + 180)
             direction = d
         }
         return direction
@@ -288,7 +289,7 @@ extension TrackingCore {
         var b = WebMercator.project(target)
         if b.x - a.x > 0.5 { b.x -= 1 } else if b.x - a.x < -0.5 { b.x += 1 }
         var probe = values
-        probe.bearingDegrees = Angles.wrap360(bearing)
+        probe.bearingDegrees = Angle.wrap360(bearing)
         let fit = CameraGeometry.fitAtCamera(a, b, padding: padding, camera: probe, size: viewSize,
                                              minZoom: minimumZoom, maxZoom: maximumZoom)
         animateCamera(center: fit.center, zoom: fit.zoom, bearingDegrees: bearing, padding: padding,
@@ -320,5 +321,5 @@ extension TrackingCore {
 
 @inline(__always)
 func atan2Degrees(_ y: Double, _ x: Double) -> Double {
-    atan2(y, x) * WebMercator.radiansToDegrees
+    atan2(y, x) * Angle.degreesPerRadian
 }

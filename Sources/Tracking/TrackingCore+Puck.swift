@@ -1,3 +1,4 @@
+import Angles
 import Glibc
 
 extension TrackingCore {
@@ -88,10 +89,10 @@ extension TrackingCore {
         p.bearingDegrees = puckBearing.value(at: now)
         p.bearingSource = puckBearingSource
         if let b = p.bearingDegrees {
-            let rotation = Angles.wrap360(b - values.bearingDegrees)
-            let threshold = Self.headingRedrawThresholdRadians * WebMercator.radiansToDegrees
+            let rotation = Angle.wrap360(b - values.bearingDegrees)
+            let threshold = Self.headingRedrawThresholdRadians * Angle.degreesPerRadian
             if shownScreenRotationDegrees == nil
-                || abs(Angles.shortestDelta(from: shownScreenRotationDegrees!, to: rotation)) > threshold {
+                || abs(Angle.shortestDelta(from: shownScreenRotationDegrees!, to: rotation)) > threshold {
                 shownScreenRotationDegrees = rotation
             }
             p.bearingOnScreenDegrees = shownScreenRotationDegrees
@@ -152,7 +153,7 @@ extension TrackingCore {
                 }
             }
         case .course:
-            let pitchRadians = values.pitchDegrees * WebMercator.degreesToRadians
+            let pitchRadians = values.pitchDegrees * Angle.radiansPerDegree
             p.shadowOffsetPoints = max(pitchRadians * 10, 1)
             p.shadowRadiusPoints = max(pitchRadians * 5, 0.75)
             p.haloDiameterPoints = 0

@@ -1,3 +1,5 @@
+import Angles
+
 /// A camera a viewport state asks for; nil fields are left untouched (tracking.md 10.7).
 struct StateCamera: Sendable {
     var center: MercatorPoint?
@@ -157,7 +159,7 @@ extension TrackingCore {
             animator.animate(.bearing, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.bearingDelaySeconds),
                              durationNanoseconds: Self.nanoseconds(plan.bearingDurationSeconds), curve: .easeInOut,
                              fromScalar: values.bearingDegrees,
-                             toScalar: values.bearingDegrees + Angles.shortestDelta(from: values.bearingDegrees, to: b))
+                             toScalar: values.bearingDegrees + Angle.shortestDelta(from: values.bearingDegrees, to: b))
         }
         if let p = target.pitchDegrees {
             animator.animate(.pitch, group: group, at: now, delayNanoseconds: Self.nanoseconds(plan.pitchDelaySeconds),
@@ -252,9 +254,9 @@ extension TrackingCore {
             if let b = target.bearingDegrees, transitionChannels & 4 != 0 {
                 cameraBearingSource = target.bearingSource
                 if let ch = animator.target(.bearing), ch.groupID == transitionGroup {
-                    animator.retarget(.bearing, scalar: ch.fromScalar + Angles.shortestDelta(from: ch.fromScalar, to: b))
+                    animator.retarget(.bearing, scalar: ch.fromScalar + Angle.shortestDelta(from: ch.fromScalar, to: b))
                 } else {
-                    values.bearingDegrees = Angles.wrap360(b)
+                    values.bearingDegrees = Angle.wrap360(b)
                 }
             }
             if let p = target.pitchDegrees, transitionChannels & 8 != 0 {
@@ -299,7 +301,7 @@ extension TrackingCore {
         if let c = target.center { values.center = c }
         if let z = target.zoom { values.zoom = min(max(z, minimumZoom), maximumZoom) }
         if let b = target.bearingDegrees {
-            values.bearingDegrees = Angles.wrap360(b)
+            values.bearingDegrees = Angle.wrap360(b)
             cameraBearingSource = target.bearingSource
         }
         if let p = target.pitchDegrees {

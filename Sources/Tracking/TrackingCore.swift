@@ -1,3 +1,4 @@
+import Angles
 import NMEA
 
 /// One user location as the core keeps it: the displayed (possibly coarsened) position plus the raw
@@ -140,7 +141,7 @@ public struct TrackingCore: Sendable {
         let center = GeoCoordinate(latitudeDegrees: configuration.initialLatitudeDegrees,
                                    longitudeDegrees: configuration.initialLongitudeDegrees)
         values = CameraValues(center: WebMercator.project(center), zoom: configuration.initialZoom,
-                              bearingDegrees: Angles.wrap360(configuration.initialBearingDegrees),
+                              bearingDegrees: Angle.wrap360(configuration.initialBearingDegrees),
                               pitchDegrees: configuration.initialPitchDegrees, padding: .zero)
         puck = PuckState(isVisible: false, hasLocation: false, coordinate: center,
                          screenPoint: ScreenPoint(xPoints: 0, yPoints: 0), isPinnedToAnchor: false,

@@ -1,3 +1,4 @@
+import Angles
 import Glibc
 
 /// A position on the Web Mercator world square, in world units: x 0...1 from 180° W eastwards,
@@ -39,8 +40,6 @@ public enum WebMercator {
     /// MapLibre iOS `MLNAngularFieldOfView`, degrees, used only for camera altitude (tracking.md 12.6).
     public static let altitudeFieldOfViewDegrees = 30.0
 
-    static let degreesToRadians = Double.pi / 180
-    static let radiansToDegrees = 180 / Double.pi
 
     /// Latitude clamped to ±85.051128779806604°.
     @inline(__always)
@@ -60,7 +59,7 @@ public enum WebMercator {
     public static func project(_ coordinate: GeoCoordinate) -> MercatorPoint {
         let latitude = clampLatitude(coordinate.latitudeDegrees)
         let x = (180 + coordinate.longitudeDegrees) / 360
-        let y = (180 - radiansToDegrees * log(tan(Double.pi / 4 + latitude * Double.pi / 360))) / 360
+        let y = (180 - Angle.degreesPerRadian * log(tan(Double.pi / 4 + latitude * Double.pi / 360))) / 360
         return MercatorPoint(x: x, y: y)
     }
 
@@ -68,9 +67,9 @@ public enum WebMercator {
     /// to −180...180 when `wrap` is true.
     public static func unproject(_ point: MercatorPoint, wrap: Bool = true) -> GeoCoordinate {
         let y2 = 180 - point.y * 360
-        let latitude = 360 / Double.pi * atan(exp(y2 * degreesToRadians)) - 90
+        let latitude = 360 / Double.pi * atan(exp(y2 * Angle.radiansPerDegree)) - 90
         var longitude = point.x * 360 - 180
-        if wrap { longitude = Angles.wrapLongitude(longitude) }
+        if wrap { longitude = Angle.wrapLongitude(longitude) }
         return GeoCoordinate(latitudeDegrees: clampLatitude(latitude), longitudeDegrees: longitude)
     }
 
@@ -79,7 +78,7 @@ public enum WebMercator {
     /// to ±85.0511°, zoom clamped to 0...25.5.
     public static func metersPerPoint(latitudeDegrees: Double, zoom: Double) -> Double {
         let latitude = clampLatitude(latitudeDegrees)
-        return cos(latitude * degreesToRadians) * 2 * Double.pi * earthRadiusMeters
+        return cos(latitude * Angle.radiansPerDegree) * 2 * Double.pi * earthRadiusMeters
             / worldSizePoints(zoom: clampZoom(zoom))
     }
 
@@ -87,7 +86,7 @@ public enum WebMercator {
     /// `metersPerPoint`, not clamped).
     public static func zoom(metersPerPoint: Double, latitudeDegrees: Double) -> Double {
         let latitude = clampLatitude(latitudeDegrees)
-        return log2(cos(latitude * degreesToRadians) * 2 * Double.pi * earthRadiusMeters
+        return log2(cos(latitude * Angle.radiansPerDegree) * 2 * Double.pi * earthRadiusMeters
                     / (metersPerPoint * tileSizePoints))
     }
 
@@ -96,18 +95,18 @@ public enum WebMercator {
     public static func altitudeMeters(zoom: Double, pitchDegrees: Double, latitudeDegrees: Double,
                                       viewHeightPoints: Double) -> Double {
         let metersTall = metersPerPoint(latitudeDegrees: latitudeDegrees, zoom: zoom) * viewHeightPoints
-        let altitude = metersTall / 2 / tan(altitudeFieldOfViewDegrees * degreesToRadians / 2)
-        return altitude * sin(Double.pi / 2 - pitchDegrees * degreesToRadians)
+        let altitude = metersTall / 2 / tan(altitudeFieldOfViewDegrees * Angle.radiansPerDegree / 2)
+        return altitude * sin(Double.pi / 2 - pitchDegrees * Angle.radiansPerDegree)
     }
 
     /// Zoom for a camera altitude in metres (MapLibre iOS `MLNZoomLevelForAltitude`; inverse of
     /// `altitudeMeters`).
     public static func zoom(altitudeMeters: Double, pitchDegrees: Double, latitudeDegrees: Double,
                             viewHeightPoints: Double) -> Double {
-        let eyeAltitude = altitudeMeters / sin(Double.pi / 2 - pitchDegrees * degreesToRadians)
-        let metersTall = eyeAltitude * 2 * tan(altitudeFieldOfViewDegrees * degreesToRadians / 2)
+        let eyeAltitude = altitudeMeters / sin(Double.pi / 2 - pitchDegrees * Angle.radiansPerDegree)
+        let metersTall = eyeAltitude * 2 * tan(altitudeFieldOfViewDegrees * Angle.radiansPerDegree / 2)
         let metersPerPoint = metersTall / viewHeightPoints
-        let worldWidth = cos(clampLatitude(latitudeDegrees) * degreesToRadians) * 2 * Double.pi
+        let worldWidth = cos(clampLatitude(latitudeDegrees) * Angle.radiansPerDegree) * 2 * Double.pi
             * earthRadiusMeters / metersPerPoint
         return log2(worldWidth / tileSizePoints)
     }
@@ -115,17 +114,17 @@ public enum WebMercator {
     /// Spherical-Mercator projected metres (mbgl `projectedMetersForLatLng`): easting, northing.
     public static func projectedMeters(_ coordinate: GeoCoordinate) -> (eastingMeters: Double, northingMeters: Double) {
         let latitude = clampLatitude(coordinate.latitudeDegrees)
-        let easting = earthRadiusMeters * coordinate.longitudeDegrees * degreesToRadians
-        let northing = earthRadiusMeters * log(tan(Double.pi / 4 + latitude * degreesToRadians / 2))
+        let easting = earthRadiusMeters * coordinate.longitudeDegrees * Angle.radiansPerDegree
+        let northing = earthRadiusMeters * log(tan(Double.pi / 4 + latitude * Angle.radiansPerDegree / 2))
         return (easting, northing)
     }
 
     /// Great-circle distance between two coordinates, metres (haversine on the WGS84 equatorial
     /// radius, as `CLLocation.distance(from:)` is approximated by MapLibre's helpers).
     public static func distanceMeters(_ a: GeoCoordinate, _ b: GeoCoordinate) -> Double {
-        let lat1 = a.latitudeDegrees * degreesToRadians, lat2 = b.latitudeDegrees * degreesToRadians
+        let lat1 = a.latitudeDegrees * Angle.radiansPerDegree, lat2 = b.latitudeDegrees * Angle.radiansPerDegree
         let dLat = lat2 - lat1
-        let dLon = (b.longitudeDegrees - a.longitudeDegrees) * degreesToRadians
+        let dLon = (b.longitudeDegrees - a.longitudeDegrees) * Angle.radiansPerDegree
         let s1 = sin(dLat / 2), s2 = sin(dLon / 2)
         let h = s1 * s1 + cos(lat1) * cos(lat2) * s2 * s2
         return 2 * earthRadiusMeters * atan2(h.squareRoot(), max(0, 1 - h).squareRoot())

@@ -108,7 +108,7 @@ struct ScenarioLineParser {
             return .failure("heading needs acc=DEG (the compass accuracy in degrees; a negative value marks the sample invalid)")
         }
         return .success(.heading(HeadingSample(timeNanoseconds: 0, trueHeadingDegrees: trueHeading,
-                                               magneticHeadingDegrees: values[1] ?? -1,
+                                               magneticHeadingDegrees: values[1],
                                                headingAccuracyDegrees: accuracy, source: source)))
     }
 

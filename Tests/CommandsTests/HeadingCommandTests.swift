@@ -1,6 +1,7 @@
 import Testing
 import Glibc
 import TestSupport
+import IMU
 import Heading
 
 /// `puckd heading replay`, run as a process on the fixtures.
@@ -48,7 +49,7 @@ import Heading
         #expect(abs(last[0] - 135.327) < 0.001)
         #expect(abs(last[1] - q.w) < 1e-9 && abs(last[4] - q.z) < 1e-9)
         #expect(abs(last[5] - q.headingDegrees) < 1e-4)
-        #expect(abs(last[6] - estimator.headingAccuracyDegrees) < 1e-3)
+        #expect(abs(last[6] - (estimator.headingAccuracyDegrees ?? -1)) < 1e-3)
         // Start-up rows are invalid (accuracy −1), later ones valid.
         #expect(lines[1].hasSuffix(",-1.000"))
         #expect(!lines[10_000].hasSuffix(",-1.000"))

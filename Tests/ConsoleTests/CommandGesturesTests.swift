@@ -1,3 +1,4 @@
+import Angles
 import Testing
 import NMEA
 import Tracking
@@ -57,7 +58,7 @@ struct CommandGesturesTests {
         #expect(reply.hasSuffix("mode none\n"))
         let bearing = core.camera.bearingDegrees
         #expect(apply("rotate 30", to: &core, at: 4_000_000_000).hasPrefix("camera "))
-        #expect(abs(Angles.wrap360(bearing - 30) - core.camera.bearingDegrees) < 1e-6)   // clockwise on screen: bearing decreases
+        #expect(abs(Angle.wrap360(bearing - 30) - core.camera.bearingDegrees) < 1e-6)   // clockwise on screen: bearing decreases
     }
 
     @Test func onlyGestureCommandsMakeGestures() {

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 import NMEA
+import IMU
 import Heading
 import Tracking
 @testable import Console

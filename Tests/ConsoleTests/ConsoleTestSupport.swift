@@ -1,3 +1,4 @@
+import IMU
 import Testing
 import TestSupport
 import NMEA

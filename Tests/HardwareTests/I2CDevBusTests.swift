@@ -1,3 +1,4 @@
+import IMU
 import Glibc
 import Testing
 import CLinux

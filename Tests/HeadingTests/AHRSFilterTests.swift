@@ -1,3 +1,5 @@
+@testable import IMU
+import Angles
 import Testing
 import TestSupport
 #if canImport(Glibc)

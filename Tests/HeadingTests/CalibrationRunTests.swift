@@ -1,3 +1,4 @@
+@testable import IMU
 import Testing
 #if canImport(Glibc)
 import Glibc

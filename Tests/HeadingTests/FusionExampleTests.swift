@@ -1,3 +1,5 @@
+import IMU
+import Angles
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -70,8 +72,8 @@ import Heading
         for r in IMUFixtures.fusionExample {
             estimator.update(r.sample)
             let t = r.timeSeconds
-            if t >= 100.5 && t < 100.52 { atStart = estimator.headingAccuracyDegrees }
-            if t >= 116.3 && t < 116.32 { atEnd = estimator.headingAccuracyDegrees }
+            if t >= 100.5 && t < 100.52 { atStart = estimator.headingAccuracyDegrees ?? -1 }
+            if t >= 116.3 && t < 116.32 { atEnd = estimator.headingAccuracyDegrees ?? -1 }
             if t > 102 && t < 115 {
                 total += 1
                 if !estimator.filter.lastMagnetometerDecision.isUsed { rejected += 1 }

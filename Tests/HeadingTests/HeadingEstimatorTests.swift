@@ -1,3 +1,5 @@
+@testable import IMU
+import Angles
 import Testing
 import NMEA
 @testable import Heading
@@ -45,7 +47,7 @@ import NMEA
     @Test func invalidDuringStartupThenValid() {
         var e = HeadingEstimator(calibration: .identity)
         e.update(S.sample(0, S.heading(0)))
-        #expect(e.headingAccuracyDegrees == -1 && e.published == nil)
+        #expect(e.headingAccuracyDegrees == nil && e.published == nil)
         var t = 0.01
         while t < 2.9 { e.update(S.sample(t, S.heading(0))); t += 0.01 }
         #expect(!e.current.isValid)
@@ -55,7 +57,7 @@ import NMEA
         // The published estimate is the current one at that sample (accuracy floor included).
         #expect(e.published == e.current)
         #expect(e.current.isValid && e.published!.calibrationState == .calibrated)
-        #expect(e.headingAccuracyDegrees >= 1 && e.headingAccuracyDegrees < 3)
+        #expect((e.headingAccuracyDegrees ?? -1) >= 1 && (e.headingAccuracyDegrees ?? -1) < 3)
     }
 
     /// Without magnetometer readings the accuracy grows with the gyro-bias drift and the heading
@@ -66,12 +68,12 @@ import NMEA
         var e = HeadingEstimator(configuration: c, calibration: .identity)
         var t = 0.0
         while t < 10 { e.update(S.sample(t, S.heading(0))); t += 0.01 }
-        let good = e.headingAccuracyDegrees
+        let good = e.headingAccuracyDegrees ?? -1
         while t < 70 { e.update(S.sample(t, S.heading(0), field: nil)); t += 0.01 }
-        let later = e.headingAccuracyDegrees
+        let later = e.headingAccuracyDegrees ?? -1
         #expect(good > 0 && later > good + 2, "accuracy \(good)° → \(later)°")
         while t < 250 { e.update(S.sample(t, S.heading(0), field: nil)); t += 0.01 }
-        #expect(e.headingAccuracyDegrees == -1 && e.published?.isValid == false)
+        #expect(e.headingAccuracyDegrees == nil && e.published?.isValid == false)
         #expect(e.current.magnetometer == .absent)
     }
 
@@ -79,7 +81,7 @@ import NMEA
         var e = HeadingEstimator(calibration: nil)
         var t = 0.0
         while t < 20 { e.update(S.sample(t, S.heading(0), field: nil)); t += 0.01 }
-        #expect(e.headingAccuracyDegrees == -1 && e.published == nil)
+        #expect(e.headingAccuracyDegrees == nil && e.published == nil)
     }
 
     @Test func trueHeadingAddsWMMDeclination() {
@@ -127,13 +129,13 @@ import NMEA
         let field = S.field.length
         let none = settled(nil)
         #expect(none.calibrationState == .uncalibrated && none.calibrationNeeded)
-        #expect(none.headingAccuracyDegrees >= 30)
+        #expect((none.headingAccuracyDegrees ?? -1) >= 30)
         let good = settled(MagnetometerCalibration(hardIronMicrotesla: .zero, fieldMicrotesla: field, coverageFraction: 0.9))
         #expect(good.calibrationState == .calibrated && !good.calibrationNeeded)
-        #expect(good.headingAccuracyDegrees < 3)
+        #expect((good.headingAccuracyDegrees ?? -1) < 3)
         let poor = settled(MagnetometerCalibration(hardIronMicrotesla: .zero, fieldMicrotesla: field, coverageFraction: 0.6))
         #expect(poor.calibrationState == .poorCoverage && poor.calibrationNeeded)
-        #expect(poor.headingAccuracyDegrees >= 10)
+        #expect((poor.headingAccuracyDegrees ?? -1) >= 10)
         let stale = settled(MagnetometerCalibration(hardIronMicrotesla: .zero, fieldMicrotesla: field * 1.3))
         #expect(stale.calibrationState == .fieldMismatch && stale.calibrationNeeded)
         // A calibration that is not usable (singular) is treated as none.

@@ -1,3 +1,4 @@
+import IMU
 import Heading
 import TestSupport
 
@@ -45,7 +46,7 @@ func score(_ records: [IMUCSVRecord], estimator: inout HeadingEstimator) -> Tria
         let e = OrientationError.headingAndInclination(estimate: estimator.filter.orientation, reference: reference)
         result.heading.add(e.headingDegrees)
         result.inclination.add(e.inclinationDegrees)
-        if e.headingDegrees <= estimator.headingAccuracyDegrees { result.covered += 1 }
+        if let a = estimator.headingAccuracyDegrees, e.headingDegrees <= a { result.covered += 1 }
     }
     return result
 }

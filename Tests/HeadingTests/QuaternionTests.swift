@@ -1,3 +1,5 @@
+@testable import IMU
+import Angles
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,6 @@
 #if canImport(Glibc)
+@testable import IMU
+import Angles
 import Glibc
 #endif
 import TestSupport

@@ -1,3 +1,4 @@
+import IMU
 import Testing
 import TestSupport
 @testable import Heading

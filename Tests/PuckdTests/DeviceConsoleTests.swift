@@ -1,13 +1,14 @@
 @testable import Configuration
+@testable import Console
 import Glibc
 import Heading
-@testable import State
-@testable import Simulation
-import Testing
-import TestSupport
-import Tracking
-@testable import Console
+import IMU
 @testable import Puckd
+@testable import Simulation
+@testable import State
+import TestSupport
+import Testing
+import Tracking
 
 /// Console commands applied to the running simulated device (in-process, synthetic clock): each one
 /// changes the device for real and the reply reads the change back.

@@ -1,3 +1,4 @@
+import Angles
 import Testing
 import TestSupport
 @testable import Puckd
@@ -19,7 +20,7 @@ import TestSupport
         // The bearing is the true heading: magnetic + the WMM declination the fixes made known.
         let estimate = h.device.heading.current
         let declination = try #require(estimate.declinationDegrees)
-        let expected = Angles.wrap360(estimate.magneticHeadingDegrees + declination)
-        #expect(abs(Angles.shortestDelta(from: expected, to: selection.degrees)) < 0.5)
+        let expected = Angle.wrap360(estimate.magneticHeadingDegrees + declination)
+        #expect(abs(Angle.shortestDelta(from: expected, to: selection.degrees)) < 0.5)
     }
 }

@@ -1,6 +1,7 @@
 import CBundledData
 import Glibc
 import Hardware
+import IMU
 import Heading
 import NMEA
 @testable import State
@@ -75,7 +76,7 @@ import Tracking
         #expect(h.device.counters.longPresses == 2 && h.device.counters.shortPresses == 0)
         #expect(h.output.contains("puckd: button: long press → toggle-overview"))
         #expect(h.output.contains("puckd: viewport: overview"))
-        #expect(h.output.contains("puckd: viewport: follow puck"))
+        #expect(h.output.contains("puckd: viewport: follow\n"))
     }
 
     @Test func secondButtonHidesAndShowsThePuck() throws {

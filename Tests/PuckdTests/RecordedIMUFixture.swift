@@ -1,4 +1,5 @@
 import Glibc
+import IMU
 import Heading
 import Testing
 import TestSupport

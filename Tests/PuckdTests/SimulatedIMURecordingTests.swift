@@ -2,10 +2,11 @@
 import Glibc
 import Hardware
 import Heading
-@testable import Simulation
-import Testing
-import TestSupport
+import IMU
 @testable import Puckd
+@testable import Simulation
+import TestSupport
+import Testing
 
 /// `[sim] imu_log`: a recorded IMU (here the x-io Fusion example) replayed by the simulated chips, in
 /// process with a synthetic clock: units, pace, looping, the chips' registers, the device's heading

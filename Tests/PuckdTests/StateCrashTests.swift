@@ -1,3 +1,4 @@
+import IMU
 import Glibc
 import Heading
 import NMEA

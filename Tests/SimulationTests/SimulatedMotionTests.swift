@@ -1,5 +1,6 @@
 import CBundledData
 import Glibc
+import IMU
 import Heading
 @testable import Simulation
 import Testing

@@ -1,3 +1,4 @@
+@testable import IMU
 import Testing
 import TestSupport
 import Heading

@@ -1,5 +1,6 @@
 import Glibc
 import Heading
+import IMU
 import NMEA
 @testable import State
 import Testing

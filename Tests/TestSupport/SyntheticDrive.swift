@@ -1,4 +1,6 @@
 #if canImport(Glibc)
+import IMU
+import Angles
 import Glibc
 #endif
 import Heading

@@ -1,3 +1,4 @@
+import Angles
 import Testing
 @testable import Tracking
 #if canImport(Glibc)
@@ -278,7 +279,7 @@ struct MapLibreTrackingTests {
             core.handleGesture(.rotate(.began, rotationDegrees: 0, focus: focus), atNanoseconds: ms(10))
             core.handleGesture(.rotate(.ended, rotationDegrees: rotation, focus: focus), atNanoseconds: ms(20))
             core.tick(atNanoseconds: ms(20) + ms(300))
-            #expect(core.camera.bearingDegrees == (snaps ? 0 : Angles.wrap360(-rotation)))
+            #expect(core.camera.bearingDegrees == (snaps ? 0 : Angle.wrap360(-rotation)))
         }
     }
 

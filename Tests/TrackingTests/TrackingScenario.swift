@@ -1,3 +1,4 @@
+import Angles
 import NMEA
 @testable import Tracking
 #if canImport(Glibc)
@@ -34,8 +35,8 @@ struct TrackingScenario {
         fix.longitudeDegrees = c.longitudeDegrees
         fix.horizontalAccuracyMeters = 3 + 10 * (0.5 + 0.5 * sin(seconds / 7))
         fix.speedMetersPerSecond = 47
-        fix.courseDegrees = Angles.wrap360(90 + angle * 180 / Double.pi)
-        fix.trueHeadingDegrees = (i / 60) % 20 < 10 ? Angles.wrap360(80 + angle * 180 / Double.pi) : nil
+        fix.courseDegrees = Angle.wrap360(90 + angle * 180 / Double.pi)
+        fix.trueHeadingDegrees = (i / 60) % 20 < 10 ? Angle.wrap360(80 + angle * 180 / Double.pi) : nil
         fix.utcNanoseconds = 1_750_000_000_000_000_000 + time(i)
         return fix
     }
@@ -53,9 +54,9 @@ struct TrackingScenario {
             }
         }
         if phase % 6 == 3 {
-            let heading = Angles.wrap360(Double(i % 720) * 0.5)
+            let heading = Angle.wrap360(Double(i % 720) * 0.5)
             core.updateHeading(HeadingSample(timeNanoseconds: t, trueHeadingDegrees: heading,
-                                             magneticHeadingDegrees: Angles.wrap360(heading - 3),
+                                             magneticHeadingDegrees: Angle.wrap360(heading - 3),
                                              headingAccuracyDegrees: (i / 6) % 50 == 0 ? -1 : 5 + Double(i % 40),
                                              source: .imu))
         }

@@ -1,3 +1,4 @@
+import Angles
 import Testing
 @testable import Tracking
 #if canImport(Glibc)
@@ -85,12 +86,12 @@ struct WebMercatorTests {
     }
 
     @Test func rule_12_7_shortestRotation() {
-        #expect(Angles.shortestDelta(from: 350, to: 10) == 20)
-        #expect(Angles.shortestDelta(from: 10, to: 350) == -20)
-        #expect(Angles.shortestDelta(from: 0, to: 180) == -180)
-        #expect(Angles.wrap360(-10) == 350)
-        #expect(Angles.wrap360(720) == 0)
-        #expect(Angles.interpolateShortest(from: 350, to: 10, fraction: 0.5) == 0)
+        #expect(Angle.shortestDelta(from: 350, to: 10) == 20)
+        #expect(Angle.shortestDelta(from: 10, to: 350) == -20)
+        #expect(Angle.shortestDelta(from: 0, to: 180) == -180)
+        #expect(Angle.wrap360(-10) == 350)
+        #expect(Angle.wrap360(720) == 0)
+        #expect(Angle.interpolateShortest(from: 350, to: 10, fraction: 0.5) == 0)
     }
 
     @Test func cameraGeometry_projectionInvertsUnderPitchAndBearing() {

@@ -12,10 +12,10 @@ enum ReplayTrackTarget: Equatable {
 
     /// Parses a target name; nil when unknown.
     init?(name: String) {
-        switch name {
-        case "followPuck", "follow-puck": self = .followPuck
-        case "overview": self = .overview
-        default:
+        switch ViewportStateKind(name: name) {
+        case .followPuck: self = .followPuck
+        case .overview: self = .overview
+        case nil:
             guard let mode = TrackingMode(name: name) else { return nil }
             self = .mode(mode)
         }

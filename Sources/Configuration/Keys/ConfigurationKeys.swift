@@ -1,3 +1,4 @@
+import IMU
 import Console
 import Controls
 import Hardware
@@ -84,8 +85,7 @@ public enum ConfigurationKeys {
               validate: { $0.hasPrefix("/") || $0.hasPrefix("adapter:") && $0.count > 8 ? nil
                   : "not a bus, write /dev/i2c-N or adapter:NAME" }),
         .choice("imu", "chip", \.imu.chip,
-                [("auto", .auto), ("none", .none), ("lsm6dsl", .chip(.lsm6dslWithLIS3MDL)), ("lsm9ds1", .chip(.lsm9ds1)),
-                 ("icm20948", .chip(.icm20948)), ("mpu9250", .chip(.mpu9250)), ("bno055", .chip(.bno055))],
+                [("auto", .auto), ("none", .none)] + IMUChipTable.all.map { ($0.configurationName.description, .chip($0)) },
                 doc: "auto probes the bus; none runs without an IMU; a chip name is checked against the probe"),
         ConfigurationKey(section: "imu", name: "mounting",
                          allowed: "x-DIR,z-DIR[,yaw=DEG] with DIR forward, backward, left, right, up or down",
@@ -120,7 +120,8 @@ public enum ConfigurationKeys {
                 doc: "tracking mode at the first start; later starts restore the last mode from the state"),
         .boolean("tracking", "show_location", \.tracking.showsLocation, doc: "show the puck at start (showsUserLocation)"),
         .choice("tracking", "viewport", \.tracking.viewport,
-                [("idle", .idle), ("follow", .followPuck), ("overview", .overview)],
+                [(ViewportStatus.idleWord.description, .idle), (ViewportStateKind.followPuck.word.description, .followPuck),
+                 (ViewportStateKind.overview.word.description, .overview)],
                 doc: "viewport at the first start (Mapbox viewport API)"),
         .choice("tracking", "accuracy", \.tracking.accuracy, [("full", .full), ("reduced", .reduced)],
                 doc: "location accuracy authorization at the first start"),

@@ -1,3 +1,4 @@
+import IMU
 import Console
 import Controls
 import Hardware

@@ -1,3 +1,4 @@
+import IMU
 import Heading
 
 /// A magnetometer calibration run inside the device loop: started by a button (or the console), it

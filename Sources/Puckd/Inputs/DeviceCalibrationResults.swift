@@ -1,3 +1,5 @@
+import Angles
+import IMU
 import Console
 import Heading
 
@@ -89,11 +91,11 @@ extension Device {
             stateDirty = true
             setCalibrationResult { out in
                 out.append("gyroscope bias ")
-                out.append(bias.x * 180 / Double.pi, decimals: 3)
+                out.append(bias.x * Angle.degreesPerRadian, decimals: 3)
                 out.append(UInt8(ascii: " "))
-                out.append(bias.y * 180 / Double.pi, decimals: 3)
+                out.append(bias.y * Angle.degreesPerRadian, decimals: 3)
                 out.append(UInt8(ascii: " "))
-                out.append(bias.z * 180 / Double.pi, decimals: 3)
+                out.append(bias.z * Angle.degreesPerRadian, decimals: 3)
                 out.append(" °/s (x y z) measured over ")
                 out.append(seconds, decimals: 1)
                 out.append(" s still; applied and saved")

@@ -1,3 +1,4 @@
+import IMU
 import Hardware
 import Heading
 import Simulation

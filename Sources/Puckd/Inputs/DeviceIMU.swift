@@ -19,7 +19,7 @@ extension Device {
         if heading.published != nil {
             let estimate = heading.current
             core.updateHeading(HeadingSample(timeNanoseconds: estimate.timestampNanoseconds,
-                                             trueHeadingDegrees: estimate.trueHeadingDegrees ?? -1,
+                                             trueHeadingDegrees: estimate.trueHeadingDegrees,
                                              magneticHeadingDegrees: estimate.magneticHeadingDegrees,
                                              headingAccuracyDegrees: estimate.headingAccuracyDegrees, source: .imu))
         }

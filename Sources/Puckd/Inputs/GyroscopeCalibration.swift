@@ -1,3 +1,5 @@
+import Angles
+import IMU
 import Heading
 
 /// `calibrate gyro`: measures the gyroscope's bias (its reading at rest, rad/s) while the board is kept
@@ -21,7 +23,7 @@ public struct GyroscopeCalibration: Sendable {
     /// Still time needed, seconds.
     public var requiredSeconds = 5.0
     /// Rotation rate away from the running mean that counts as motion, rad/s (2 °/s).
-    public var motionThresholdRadiansPerSecond = 2.0 * Double.pi / 180
+    public var motionThresholdRadiansPerSecond = 2.0 * Angle.radiansPerDegree
     /// How far the accelerometer's magnitude may be from 1 g at rest, m/s².
     public var gravityToleranceMetersPerSecondSquared = 0.6
 

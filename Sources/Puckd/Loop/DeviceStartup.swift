@@ -150,7 +150,7 @@ extension Device {
         }
         lines.append(contentsOf: startupReport)
         lines.append("tracking: mode " + core.trackingMode.name.description + ", showsUserLocation "
-            + (core.isShowingUserLocation ? "on" : "off") + ", viewport " + Self.viewportName(core.camera.viewportStatus)
+            + (core.isShowingUserLocation ? "on" : "off") + ", viewport " + core.camera.viewportStatus.word.description
             + ", accuracy " + (accuracySetting == .full ? "full" : "reduced") + ", tick " + String(c.loop.tickHertz) + " Hz, "
             + "mode cycle " + c.gpio.modeCycle.map(\.name).joined(separator: " → "))
         if let console {
@@ -190,16 +190,6 @@ extension Device {
     static func seconds(_ nanoseconds: Int64) -> String { decimal(Double(nanoseconds) / 1e9, 1) }
 
     static func decimal(_ value: Double, _ digits: Int) -> String { DecimalText.string(value, digits: digits) }
-
-    static func viewportName(_ status: ViewportStatus) -> String {
-        switch status {
-        case .idle: return "idle"
-        case .state(.followPuck): return "follow"
-        case .state(.overview): return "overview"
-        case .transition(_, to: .followPuck): return "→follow"
-        case .transition(_, to: .overview): return "→overview"
-        }
-    }
 }
 
 extension PuckdConfiguration {

@@ -86,13 +86,7 @@ extension Device {
     }
 
     func appendViewport(_ status: ViewportStatus, to out: inout OutputBuffer) {
-        switch status {
-        case .idle: out.append("idle")
-        case .state(.followPuck): out.append("follow")
-        case .state(.overview): out.append("overview")
-        case .transition(_, to: .followPuck): out.append("→follow")
-        case .transition(_, to: .overview): out.append("→overview")
-        }
+        out.append(status.word)
     }
 
     /// STATUS= for systemd: fix, heading source, mode, faults.

@@ -76,12 +76,7 @@ extension Device {
                 modeChangedAtNanoseconds = timed.timeNanoseconds
                 output.line { out in
                     out.append("viewport: ")
-                    switch status {
-                    case .idle: out.append("idle")
-                    case .state(.followPuck): out.append("follow puck")
-                    case .state(.overview): out.append("overview")
-                    case .transition: break
-                    }
+                    out.append(status.word)
                 }
             case .didChangeAuthorization, .willStartLocatingUser, .didStopLocatingUser:
                 stateDirty = true

@@ -3,6 +3,7 @@ import Console
 import Glibc
 import Hardware
 import Heading
+import IMU
 
 /// A recorded IMU stream (`[sim] imu_log`: a BROAD or x-io Fusion CSV file) that the simulated board's
 /// chips replay instead of the motion generated from the drive.

@@ -1,4 +1,4 @@
-import Heading
+import IMU
 
 /// A failure a simulated chip can inject into its next transfers.
 public enum SimulatedTransferFault: Sendable, Equatable {

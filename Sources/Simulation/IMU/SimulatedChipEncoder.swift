@@ -1,4 +1,5 @@
-import Heading
+import Angles
+import IMU
 
 /// Converts true physical values into a simulated chip's raw output registers: the inverse of each
 /// driver, written from the datasheet facts (axis relations, sensitivities selected by the chip's
@@ -6,11 +7,10 @@ import Heading
 /// bytes or remaps the wrong way gets wrong numbers back.
 enum SimulatedChipEncoder {
     static let g = 9.80665
-    static let degreesPerRadian = 180 / Double.pi
 
     static func encode(_ s: IMUSample, fusion: BNO055Fusion?, into chip: SimulatedChip, updateOutputs: Bool) {
-        let gyroDPS = (s.gyroRadiansPerSecond.x * degreesPerRadian, s.gyroRadiansPerSecond.y * degreesPerRadian,
-                       s.gyroRadiansPerSecond.z * degreesPerRadian)
+        let gyroDPS = (s.gyroRadiansPerSecond.x * Angle.degreesPerRadian, s.gyroRadiansPerSecond.y * Angle.degreesPerRadian,
+                       s.gyroRadiansPerSecond.z * Angle.degreesPerRadian)
         let accelG = (s.accelerationMetersPerSecondSquared.x / g, s.accelerationMetersPerSecondSquared.y / g,
                       s.accelerationMetersPerSecondSquared.z / g)
         let temperature = s.temperatureCelsius ?? 25
@@ -102,8 +102,8 @@ enum SimulatedChipEncoder {
             guard updateOutputs else { return }
             let units = chip.peek(0x3B)
             let accelScale = units & 0x01 == 0 ? 100.0 : 1000 / g              // m/s² or mg
-            let gyroScale = units & 0x02 == 0 ? 16.0 : 900 * Double.pi / 180    // dps or rps (per dps)
-            let eulerScale = units & 0x04 == 0 ? 16.0 : 900 * Double.pi / 180
+            let gyroScale = units & 0x02 == 0 ? 16.0 : 900 * Angle.radiansPerDegree    // dps or rps (per dps)
+            let eulerScale = units & 0x04 == 0 ? 16.0 : 900 * Angle.radiansPerDegree
             let a = s.accelerationMetersPerSecondSquared
             little3(chip, 0x08, (a.x, a.y, a.z), accelScale)
             if let m = s.magneticFieldMicrotesla { little3(chip, 0x0E, (m.x, m.y, m.z), 16) }

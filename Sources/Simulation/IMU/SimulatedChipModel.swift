@@ -1,4 +1,4 @@
-import Heading
+import IMU
 
 /// The register-level behaviour a `SimulatedChip` imitates: power-on register values, reset bits,
 /// auto-increment rules, read side effects and output data rate. Written from the datasheets'

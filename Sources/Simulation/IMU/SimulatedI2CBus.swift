@@ -1,4 +1,4 @@
-import Heading
+import IMU
 
 /// One register write a simulated chip accepted (the observable init sequence).
 public struct SimulatedI2CWrite: Sendable, Equatable, CustomStringConvertible {

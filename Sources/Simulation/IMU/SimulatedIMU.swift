@@ -1,5 +1,6 @@
 import Configuration
 import Heading
+import IMU
 
 /// The IMU boards puckd supports (and two it must refuse), as simulated chip sets.
 public enum SimulatedIMUBoard: Sendable, CaseIterable {

@@ -163,7 +163,7 @@ def button(hw, check, console):
     check.eq("mode LED dark in the overview (not in the mode cycle; 4 s)", 0, board.watch(hw, "LED_MODE", 4)["rises"])
     console.mark()
     hw.run("hil_button_hold", "BUTTON", 1.6)
-    check.true("long press again: back to following the puck", console.expect(30, r"^puckd: viewport: follow puck$"))
+    check.true("long press again: back to following the puck", console.expect(30, r"^puckd: viewport: follow$"))
     check.true("status: viewport follow", console.wait_status(20, "viewport follow", viewport_is("followPuck")))
     check.eq("following at the configuration file's [tracking] follow_zoom = 16", 16.0, console.value("zoom"))
     # (The viewport transitions set the tracking mode to none, as the Mapbox viewport API does to a
