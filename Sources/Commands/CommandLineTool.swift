@@ -6,7 +6,8 @@ import Puckd
 import Simulation
 
 /// puckd's command line: `puckd COMMAND [ARGUMENTS]`. Each command lives in its own file as a type
-/// with `usage` (one help paragraph) and `run(_:) -> Int32` (the process exit status).
+/// with `usage` (one help paragraph) and `run(_:) -> Int32` (the process exit status), and has its
+/// row in `CommandTable`, from which `--help`, `puckd.8` and the bash completion are made.
 ///
 /// Exit statuses follow sysexits.h: 0 ok, 64 usage error, 66 input missing, 69 unavailable,
 /// 74 I/O error, 77 permission denied, 78 configuration error.
@@ -22,23 +23,27 @@ public enum CommandLineTool {
         }
         switch command {
         case "-h", "--help", "help":
-            printHelp()
+            if rest.first == "man" { StandardStreams.out(CommandManual.page) } else { printHelp() }
             return ExitStatus.ok
         case "--help-config":
-            StandardStreams.out(rest.first == "markdown" ? ConfigurationHelp.markdown : ConfigurationHelp.text)
+            switch rest.first {
+            case "markdown": StandardStreams.out(ConfigurationHelp.markdown)
+            case "man": StandardStreams.out(ConfigurationManual.page)
+            default: StandardStreams.out(ConfigurationHelp.text)
+            }
+            return ExitStatus.ok
+        case "--completion":
+            guard rest.first == "bash" else {
+                StandardStreams.err("puckd: --completion takes the shell: bash\n")
+                return ExitStatus.usage
+            }
+            StandardStreams.out(BashCompletion.script)
             return ExitStatus.ok
         case "-V", "--version", "version":
             StandardStreams.out(versionText)
             return ExitStatus.ok
-        case "run": return RunCommand.run(rest)
-        case "replay": return ReplayCommand.run(rest)
-        case "scenario": return ScenarioCommand.run(rest)
-        case "ports": return PortsCommand.run(rest)
-        case "imu": return IMUCommand.run(rest)
-        case "gpio": return GPIOCommand.run(rest)
-        case "heading": return HeadingCommand.run(rest)
-        case "password-hash": return PasswordHashCommand.run(rest)
         default:
+            if let entry = CommandTable.entry(named: command) { return entry.run(rest) }
             StandardStreams.err("puckd: unknown command '\(command)'; run 'puckd --help' for the list\n")
             return ExitStatus.usage
         }
@@ -53,18 +58,6 @@ public enum CommandLineTool {
                 : "dynamic executable: host names through the system's NSS (/etc/nsswitch.conf)\n")
     }
 
-    /// The usage paragraphs of every command, in the order `--help` prints them.
-    static let commandUsages: [StaticString] = [
-        RunCommand.usage,
-        ReplayCommand.usage,
-        ScenarioCommand.usage,
-        PortsCommand.usage,
-        IMUCommand.usage,
-        GPIOCommand.usage,
-        HeadingCommand.usage,
-        PasswordHashCommand.usage,
-    ]
-
     static func printHelp() {
         StandardStreams.out("""
             puckd \(PuckdVersion.string): GPS + IMU → map puck and camera state for Linux boards
@@ -72,10 +65,7 @@ public enum CommandLineTool {
             usage: puckd COMMAND [ARGUMENTS]
 
             """)
-        for usage in commandUsages { StandardStreams.out("\(usage)\n") }
-        StandardStreams.out("""
-              puckd --help | --help-config [markdown] | --version
-
-            """)
+        for entry in CommandTable.all { StandardStreams.out("\(entry.usage)\n") }
+        StandardStreams.out(CommandTable.globalUsage + "\n")
     }
 }

@@ -17,7 +17,8 @@ enum GPIOCommand {
                                               pull-down, disabled, as-is; OFFSET: BCM number)
           puckd gpio set [--chip C] [--active-low] [--seconds S] OFFSET=0|1...
                                               drive output lines (LED check), then turn them off
-          puckd gpio pps [--count N] [DEVICE] print pulses of the kernel PPS device (/dev/pps0)
+          puckd gpio pps [--count N] [DEVICE]
+                                              print pulses of the kernel PPS device (/dev/pps0)
         """
 
     static func run(_ arguments: ArraySlice<String>) -> Int32 {

@@ -84,8 +84,9 @@ public enum RunCommand {
             let why = board == nil && file == nil
                 ? defaultConfigurationPath + " does not exist and neither --board, --config nor --gps was given"
                 : "[gps] source is not set in " + sources.summary
-            StandardStreams.err("puckd: no GPS source: " + why + "; set it (e.g. source = /dev/serial0), pass "
-                + "--gps SOURCE, or try the simulated board: puckd run --board sim\n")
+            StandardStreams.err("puckd: no GPS source: " + why + "; choose the board (sudo puckd setup BOARD; "
+                + "puckd setup lists them), set it (e.g. source = /dev/serial0), pass --gps SOURCE, or try the "
+                + "simulated board: puckd run --board sim\n")
             return ExitStatus.config
         }
 
