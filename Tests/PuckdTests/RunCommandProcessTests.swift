@@ -147,8 +147,9 @@ import TestSupport
         let config = scratch.path + "/puckd.conf"
         let process = try #require(PuckdProcess(["run", "--config", config]))
         #expect(process.waitForExit(seconds: 30) == 78)
-        #expect(process.errorOutput == "puckd: no GPS source: [gps] source is not set in " + config + "; set it (e.g. "
-            + "source = /dev/serial0), pass --gps SOURCE, or try the simulated board: puckd run --board sim\n")
+        #expect(process.errorOutput == "puckd: no GPS source: [gps] source is not set in " + config + "; choose the "
+            + "board (sudo puckd setup BOARD; puckd setup lists them), set it (e.g. source = /dev/serial0), pass "
+            + "--gps SOURCE, or try the simulated board: puckd run --board sim\n")
     }
 
     @Test func helpConfigPrintsEveryKey() throws {
