@@ -1,6 +1,7 @@
 import Configuration
 import Glibc
 import Puckd
+import SystemCalls
 
 /// `puckd setup BOARD`: chooses the board after a package install. Writes the built-in profile as
 /// `/etc/puckd.conf` (atomically), checks it as `puckd run --check` does and says what to run next;
@@ -152,9 +153,9 @@ enum SetupCommand {
         do throws(ConfigurationFileWriter.Failure) {
             try ConfigurationFileWriter.write(profile, to: path)
         } catch {
-            let hint = error.errno == EACCES || error.errno == EPERM ? " (run it as root: sudo puckd setup " + board + ")" : ""
+            let hint = error.error == .permissionDenied || error.error == .notPermitted ? " (run it as root: sudo puckd setup " + board + ")" : ""
             StandardStreams.err("puckd setup: " + error.message + hint + "\n")
-            return error.errno == EACCES || error.errno == EPERM ? ExitStatus.permission : ExitStatus.ioError
+            return error.error == .permissionDenied || error.error == .notPermitted ? ExitStatus.permission : ExitStatus.ioError
         }
         StandardStreams.out("puckd setup: wrote board/" + board + ".conf as " + path + "\n")
         let status = RunCommand.run(["--config", path, "--check"])
