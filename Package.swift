@@ -61,6 +61,10 @@ let package = Package(
         .target(name: "State", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Configuration", "CLinux"],
                 swiftSettings: strict),
 
+        // The track journal: fixed-size records with a CRC in segments rotated by size and UTC day, the
+        // writer behind a file-system protocol (real and simulated), start-up recovery, GPX/GeoJSON export.
+        .target(name: "TrackLog", dependencies: ["NMEA", "State"], swiftSettings: strict),
+
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
         .target(name: "Simulation", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Receiver", "Console", "Hardware", "Controls",
@@ -74,7 +78,7 @@ let package = Package(
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
-                                                 "CLinux"],
+                                                 "CLinux", "TrackLog"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
@@ -113,6 +117,7 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "IMU",
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),

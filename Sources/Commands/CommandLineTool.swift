@@ -37,6 +37,7 @@ public enum CommandLineTool {
         case "imu": return IMUCommand.run(rest)
         case "gpio": return GPIOCommand.run(rest)
         case "heading": return HeadingCommand.run(rest)
+        case "track": return TrackCommand.run(rest)
         case "password-hash": return PasswordHashCommand.run(rest)
         default:
             StandardStreams.err("puckd: unknown command '\(command)'; run 'puckd --help' for the list\n")
@@ -62,6 +63,7 @@ public enum CommandLineTool {
         IMUCommand.usage,
         GPIOCommand.usage,
         HeadingCommand.usage,
+        TrackCommand.usage,
         PasswordHashCommand.usage,
     ]
 
