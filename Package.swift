@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "IMU",
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),

@@ -22,15 +22,19 @@ public struct TrackJournalReader<Files: TrackFileSystem> {
         self.files = files
     }
 
-    /// The segments in journal order, or the errno of the directory.
-    public func segments() -> Result<[TrackSegmentContents], TrackIOError> {
+    /// The segments in journal order, or the errno of the directory. With `fromSequence`, the segments
+    /// before the one holding that sequence number are skipped by their names alone (not read): an
+    /// uplink's cursor resumes there.
+    public func segments(fromSequence: UInt64 = 0) -> Result<[TrackSegmentContents], TrackIOError> {
         let entries: [String]
         switch files.list(directory) {
         case .success(let e): entries = e
         case .failure(let e): return .failure(e)
         }
+        var names = entries.compactMap({ TrackSegmentName(fileName: $0) }).sorted()
+        if let holder = names.lastIndex(where: { $0.firstSequence <= fromSequence }) { names.removeFirst(holder) }
         var out: [TrackSegmentContents] = []
-        for name in entries.compactMap({ TrackSegmentName(fileName: $0) }).sorted() {
+        for name in names {
             guard case .success(let bytes) = files.read(directory + "/" + name.fileName()) else { continue }
             var records: [TrackRecord] = []
             var damaged = 0
@@ -52,19 +56,20 @@ public struct TrackJournalReader<Files: TrackFileSystem> {
         return .success(out)
     }
 
+    /// The segment names in journal order (nothing is read).
+    public func segmentNames() -> [TrackSegmentName] {
+        guard case .success(let entries) = files.list(directory) else { return [] }
+        return entries.compactMap { TrackSegmentName(fileName: $0) }.sorted()
+    }
+
     /// The path of a segment's raw NMEA file.
     public func rawPath(_ name: TrackSegmentName) -> String { directory + "/" + name.fileName(extension: ".nmea") }
 
     /// The records from `sequence` on, oldest first (an uplink's cursor resumes here): the segments
     /// before the one holding it are skipped by their names alone.
     public func records(fromSequence sequence: UInt64) -> [TrackRecord] {
-        guard case .success(let all) = segments() else { return [] }
-        var out: [TrackRecord] = []
-        for (i, segment) in all.enumerated() {
-            if i + 1 < all.count && all[i + 1].name.firstSequence <= sequence { continue }
-            out.append(contentsOf: segment.records.lazy.filter { $0.sequence >= sequence })
-        }
-        return out
+        guard case .success(let from) = segments(fromSequence: sequence) else { return [] }
+        return from.flatMap { $0.records.filter { $0.sequence >= sequence } }
     }
 }
 

@@ -20,6 +20,8 @@ public final class SimulatedTrackFiles: TrackFileSystem {
     public var readOnly = false
     /// Every write and sync fails with this errno (0: none).
     public var failingErrno: Int32 = 0
+    /// Every sync fails with this errno and makes nothing durable (0: none): power is being cut.
+    public var syncErrno: Int32 = 0
     /// Calls of `sync`, for the tests.
     public private(set) var syncCount = 0
 
@@ -88,6 +90,7 @@ public final class SimulatedTrackFiles: TrackFileSystem {
     public func sync(_ file: TrackFileHandle) -> Int32 {
         guard let name = handles[file.rawValue] else { return EBADF }
         if failingErrno != 0 { return failingErrno }
+        if syncErrno != 0 { return syncErrno }
         syncCount += 1
         files[name]!.durableCount = files[name]!.bytes.count
         return 0

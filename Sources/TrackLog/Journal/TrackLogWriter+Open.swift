@@ -42,6 +42,9 @@ extension TrackLogWriter {
             guard case .success(let bytes) = files.read(path) else { continue }
             let scan = bytes.withUnsafeBytes { TrackSegmentScan(bytes: $0) }
             if case .failure(let why) = scan.header {
+                // Its name still tells where its records were: their sequence numbers are not given again.
+                let slots = UInt64(max(0, bytes.count - TrackSegmentHeader.byteCount) / TrackRecord.byteCount)
+                nextSequence = max(nextSequence, name.firstSequence &+ slots)
                 if files.rename(path, path + ".corrupt") == 0 {
                     report.segmentsMovedAside += 1
                     report.lines.append("track: " + fileName + " moved aside to " + fileName + ".corrupt: " + why.reason)

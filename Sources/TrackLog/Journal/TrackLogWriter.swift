@@ -214,11 +214,11 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         return s == 0 ? nil : TrackLogFault(step: .sync, errno: s)
     }
 
+    /// Sets the fault; a change of errno (or set / cleared) counts as a change to say, another step
+    /// failing with the same errno does not.
     func setFault(_ new: TrackLogFault?) {
-        if new != fault {
-            fault = new
-            faultChanges &+= 1
-        }
+        if new?.errno != fault?.errno { faultChanges &+= 1 }
+        fault = new
     }
 
     /// Writes `directory/STEM.EXT\0` into the path buffer.
@@ -266,6 +266,8 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             return nil
         }
         resumable = nil
+        // Room for the new segment at its full size: the journal never grows past the cap.
+        while !segments.isEmpty && totalBytes + settings.segmentBytes > settings.maximumBytes { dropOldest() }
         let name = TrackSegmentName(utcDay: day, firstSequence: firstSequence)
         let handle: TrackFileHandle
         switch files.openAppending(path(name, raw: false), create: true) {
@@ -293,7 +295,6 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         segments.append(TrackSegmentEntry(name: name, trackBytes: Int64(TrackSegmentHeader.byteCount), rawBytes: 0))
         totalBytes += Int64(TrackSegmentHeader.byteCount)
         counters.segmentsCreated += 1
-        while totalBytes > settings.maximumBytes && segments.count > 1 { dropOldest() }
         return nil
     }
 
