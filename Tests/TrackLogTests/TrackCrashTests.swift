@@ -31,6 +31,17 @@ import TestSupport
         return Int64(t.tv_sec) * 1_000_000 + Int64(t.tv_nsec) / 1000
     }
 
+    /// Bytes of the `.trk` files in `directory`.
+    static func journalBytes(_ directory: String) -> Int {
+        guard case .success(let names) = PosixTrackFiles().list(directory) else { return 0 }
+        var total = 0
+        for name in names where name.hasSuffix(".trk") {
+            var info = stat()
+            if stat(directory + "/" + name, &info) == 0 { total += Int(info.st_size) }
+        }
+        return total
+    }
+
     /// A record without its sequence number, to compare contents.
     static func content(_ r: TrackRecord) -> TrackRecord { var c = r; c.sequence = 0; return c }
 
@@ -59,8 +70,18 @@ import TestSupport
         let rounds = 300
         for round in 0..<rounds {
             let pid = Self.spawn(["track", "record", input, "--set", "state.directory=" + state] + options, errorPath: scratch + "/round.err")
-            // From a quarter of a whole run (start-up is done) to just past its end.
-            usleep(UInt32(Int(runMicroseconds) / 4 + random.below(Int(runMicroseconds) * 4 / 5)))
+            if round % 5 == 0 {
+                // Every fifth round at a random moment of a whole run (start-up and recovery included).
+                usleep(UInt32(random.below(Int(runMicroseconds) + 1000)))
+            } else {
+                // Else once the journal has grown by a random number of bytes (mid-record, mid-flush).
+                let target = Self.journalBytes(journal) + 88 * (1 + random.below(240)) + random.below(88)
+                var waited = 0
+                while Self.journalBytes(journal) < target && waitpid(pid, &status, WNOHANG) == 0 && waited < 20_000 {
+                    usleep(100)
+                    waited += 1
+                }
+            }
             kill(pid, SIGKILL)
             waitpid(pid, &status, 0)
             if status & 0x7f == SIGKILL { killed += 1 } else { completed += 1 }
