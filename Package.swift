@@ -67,7 +67,7 @@ let package = Package(
 
         // The track journal: fixed-size records with a CRC in segments rotated by size and UTC day, the
         // writer behind a file-system protocol (real and simulated), start-up recovery, GPX/GeoJSON export.
-        .target(name: "TrackLog", dependencies: ["NMEA", "State"], swiftSettings: strict),
+        .target(name: "TrackLog", dependencies: ["NMEA", "State", "SystemCalls"], swiftSettings: strict),
 
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.

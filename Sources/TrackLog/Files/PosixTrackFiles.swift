@@ -1,16 +1,23 @@
 import Glibc
+import SystemCalls
 
-/// The real track files: POSIX calls on the board's file system. Every syscall of the journal is in
-/// this file. Allocation-free except `list` and `read` (start-up and the reader).
+/// The real track files: the board's file system through SystemCalls (typed descriptors and errno),
+/// plus the directory listing. Allocation-free on the success paths except `makeDirectory`, `list`
+/// and `read` (start-up and the reader).
 public struct PosixTrackFiles: TrackFileSystem {
     public init() {}
 
+    // Built once: an OptionSet array literal builds an Array (an allocation) at each use.
+    static let appending = FileDescriptor.OpenOptions(rawValue: O_APPEND | O_CLOEXEC | O_NOCTTY)
+    static let creating = FileDescriptor.OpenOptions(rawValue: O_APPEND | O_CLOEXEC | O_NOCTTY | O_CREAT)
+    static let directory = FileDescriptor.OpenOptions(rawValue: O_DIRECTORY | O_CLOEXEC)
+
     public func makeDirectory(_ path: String) -> Int32 {
-        var prefix = ""
+        var prefix = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + part
-            if mkdir(path.hasPrefix("/") ? prefix : String(prefix.dropFirst()), 0o755) != 0 && errno != EEXIST {
-                return errno
+            do throws(Errno) { try FileSystem.makeDirectory(prefix) } catch {
+                if error != .fileExists { return error.rawValue }
             }
         }
         return access(path, W_OK) == 0 ? 0 : errno
@@ -30,59 +37,73 @@ public struct PosixTrackFiles: TrackFileSystem {
     }
 
     public func read(_ path: String) -> Result<[UInt8], TrackIOError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        if fd < 0 { return .failure(TrackIOError(errno: errno)) }
-        defer { Glibc.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(TrackIOError(errno: errno)) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(TrackIOError(errno: EINVAL)) }
-        var out = [UInt8](repeating: 0, count: Int(info.st_size))
-        var count = 0
-        while count < out.count {
-            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 { if errno == EINTR { continue }; return .failure(TrackIOError(errno: errno)) }
-            if n == 0 { break }
-            count += n
+        do throws(Errno) {
+            // O_NONBLOCK | O_NOCTTY: a FIFO or device in a segment's place opens at once and is refused.
+            let fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking, .noControllingTerminal])
+            defer { try? fd.close() }
+            let status = try fd.status()
+            guard status.isRegularFile else { return .failure(TrackIOError(errno: EINVAL)) }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, Int(status.sizeBytes)), alignment: 8)
+            defer { buffer.deallocate() }
+            var count = 0
+            while count < Int(status.sizeBytes) {
+                let n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count..<Int(status.sizeBytes)]))
+                if n == 0 { break }
+                count += n
+            }
+            return .success(Array(buffer[0..<count]))
+        } catch {
+            return .failure(TrackIOError(errno: error.rawValue))
         }
-        out.removeLast(out.count - count)
-        return .success(out)
     }
 
     public func openAppending(_ path: UnsafePointer<CChar>, create: Bool) -> Result<TrackFileHandle, TrackIOError> {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | (create ? O_CREAT : 0), 0o644)
-        return fd < 0 ? .failure(TrackIOError(errno: errno)) : .success(TrackFileHandle(rawValue: fd))
+        do throws(Errno) {
+            return .success(try FileDescriptor.open(path, .writeOnly, options: create ? Self.creating : Self.appending,
+                                                    permissions: 0o644))
+        } catch {
+            return .failure(TrackIOError(errno: error.rawValue))
+        }
     }
 
     public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32) {
         var written = 0
         while written < bytes.count {
-            let n = Glibc.write(file.rawValue, bytes.baseAddress! + written, bytes.count - written)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return (written, errno)
+            do throws(Errno) {
+                let n = try file.write(UnsafeRawBufferPointer(rebasing: bytes[written...]))
+                if n == 0 { return (written, ENOSPC) }
+                written += n
+            } catch {
+                return (written, error.rawValue)
             }
-            if n == 0 { return (written, ENOSPC) }
-            written += n
         }
         return (written, 0)
     }
 
-    public func sync(_ file: TrackFileHandle) -> Int32 { fdatasync(file.rawValue) == 0 ? 0 : errno }
-
-    public func truncate(_ file: TrackFileHandle, length: Int64) -> Int32 {
-        ftruncate(file.rawValue, off_t(length)) == 0 ? 0 : errno
+    public func sync(_ file: TrackFileHandle) -> Int32 {
+        do throws(Errno) { try file.sync(); return 0 } catch { return error.rawValue }
     }
 
-    public func close(_ file: TrackFileHandle) { _ = Glibc.close(file.rawValue) }
+    public func truncate(_ file: TrackFileHandle, length: Int64) -> Int32 {
+        do throws(Errno) { try file.resize(to: length); return 0 } catch { return error.rawValue }
+    }
+
+    public func close(_ file: TrackFileHandle) { try? file.close() }
 
     public func remove(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) == 0 ? 0 : errno }
 
-    public func rename(_ from: String, _ to: String) -> Int32 { Glibc.rename(from, to) == 0 ? 0 : errno }
+    public func rename(_ from: String, _ to: String) -> Int32 {
+        do throws(Errno) { try FileSystem.rename(from, to: to); return 0 } catch { return error.rawValue }
+    }
 
     public func syncDirectory(_ path: UnsafePointer<CChar>) -> Int32 {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd < 0 { return errno }
-        defer { Glibc.close(fd) }
-        return fsync(fd) == 0 ? 0 : errno
+        do throws(Errno) {
+            let fd = try FileDescriptor.open(path, .readOnly, options: Self.directory)
+            defer { try? fd.close() }
+            try fd.sync()
+            return 0
+        } catch {
+            return error.rawValue
+        }
     }
 }

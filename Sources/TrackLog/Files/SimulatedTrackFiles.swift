@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// The simulated twin of the board's file system for the track journal: files in memory, each with the
 /// bytes written and the part made durable by `sync`; it can be made full (`capacityBytes`: a write
@@ -74,7 +75,7 @@ public final class SimulatedTrackFiles: TrackFileSystem {
         let handle = nextHandle
         nextHandle += 1
         handles[handle] = name
-        return .success(TrackFileHandle(rawValue: handle))
+        return .success(TrackFileHandle(known: handle))
     }
 
     public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32) {

@@ -1,8 +1,7 @@
-/// An open track file: the descriptor of a real file or the handle of the simulated one.
-public struct TrackFileHandle: Sendable, Equatable {
-    public var rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-}
+import SystemCalls
+
+/// An open track file: the descriptor of a real file, or the handle number of a simulated one.
+public typealias TrackFileHandle = FileDescriptor
 
 /// The file operations the track journal needs, so the writer runs against real files
 /// (`PosixTrackFiles`) and against a simulated disk that can fill up, turn read-only or lose power
@@ -19,7 +18,7 @@ public protocol TrackFileSystem {
     func openAppending(_ path: UnsafePointer<CChar>, create: Bool) -> Result<TrackFileHandle, TrackIOError>
     /// Writes all of `bytes` (retrying short writes and EINTR); how many were written before an error.
     func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32)
-    /// fdatasync; 0 or errno.
+    /// fsync; 0 or errno.
     func sync(_ file: TrackFileHandle) -> Int32
     /// Cuts the file to `length` bytes; 0 or errno.
     func truncate(_ file: TrackFileHandle, length: Int64) -> Int32

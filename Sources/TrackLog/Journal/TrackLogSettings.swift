@@ -3,7 +3,7 @@
 public struct TrackLogSettings: Sendable, Equatable {
     /// The journal's directory (absolute).
     public var directory: String
-    /// Buffered records are written and fdatasync'ed this often (a power cut loses at most this much).
+    /// Buffered records are written and fsync'ed this often (a power cut loses at most this much).
     public var flushIntervalNanoseconds: Int64
     /// The whole journal (records and raw NMEA); the oldest segments are dropped beyond it.
     public var maximumBytes: Int64

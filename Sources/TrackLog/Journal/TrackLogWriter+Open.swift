@@ -67,7 +67,7 @@ extension TrackLogWriter {
             var rawBytes: Int64 = 0
             if case .success(let raw) = files.read(directory + "/" + name.fileName(extension: ".nmea")) { rawBytes = Int64(raw.count) }
             let entry = TrackSegmentEntry(name: name, trackBytes: Int64(scan.keptBytes), rawBytes: rawBytes)
-            if segments.count == segments.capacity { segments.reserveCapacity(segments.count * 2) }
+            if segments.isFull { segments.grow() }
             segments.append(entry)
             totalBytes += entry.trackBytes + entry.rawBytes
             report.records += scan.validRecords

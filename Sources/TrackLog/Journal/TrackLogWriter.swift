@@ -1,18 +1,11 @@
 import NMEA
 
-/// A segment of the journal as the writer keeps account of it (fixed-capacity table made at start-up).
-struct TrackSegmentEntry {
-    var name: TrackSegmentName
-    var trackBytes: Int64
-    var rawBytes: Int64
-}
-
 /// The track journal's writer: fixes are encoded into a preallocated buffer as they arrive (`append`,
 /// memory only, never a syscall unless the buffer is full), and written to the current segment and
-/// fdatasync'ed when `service` finds the flush interval passed, when the buffer fills and at `close`
+/// fsync'ed when `service` finds the flush interval passed, when the buffer fills and at `close`
 /// (docs/track-log.md §4). Segments rotate by size and UTC day; the oldest are dropped beyond the cap.
 /// A failing disk becomes `fault` (said once by the caller when `faultChanges` moves); the caller is
-/// never blocked longer than one write and one fdatasync, and nothing is allocated per fix.
+/// never blocked longer than one write and one fsync, and nothing is allocated per fix.
 public final class TrackLogWriter<Files: TrackFileSystem> {
     public let settings: TrackLogSettings
     public let files: Files
@@ -34,7 +27,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
     /// `directory/` + a segment stem + an extension + NUL.
     let pathBuffer: UnsafeMutableBufferPointer<CChar>
     let directoryLength: Int
-    var segments: [TrackSegmentEntry] = []
+    var segments: TrackSegmentTable
     var totalBytes: Int64 = 0
     var current: TrackFileHandle?
     var currentRaw: TrackFileHandle?
@@ -53,8 +46,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         pathBuffer.initialize(repeating: 0)
         for (i, b) in directory.enumerated() { pathBuffer[i] = CChar(bitPattern: b) }
         pathBuffer[directory.count] = CChar(UInt8(ascii: "/"))
-        let slots = Int(settings.maximumBytes / max(1, settings.segmentBytes)) * 2 + 64
-        segments.reserveCapacity(slots)
+        segments = TrackSegmentTable(capacity: Int(settings.maximumBytes / max(1, settings.segmentBytes)) * 2 + 64)
     }
 
     deinit {
@@ -62,6 +54,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         if let currentRaw { files.close(currentRaw) }
         buffer.deallocate()
         rawBuffer.deallocate()
+        segments.deallocate()
         pathBuffer.deallocate()
     }
 
@@ -144,7 +137,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index * TrackRecord.byteCount + 8, as: UInt64.self))
     }
 
-    /// Writes the buffer into the segments it belongs to (rotating by day and size), then fdatasyncs.
+    /// Writes the buffer into the segments it belongs to (rotating by day and size), then fsyncs.
     /// On a failure the unwritten records stay buffered, the fault is set and the retry waits one interval.
     func flush(nowNanoseconds: Int64) {
         nextFlushNanoseconds = nowNanoseconds &+ settings.flushIntervalNanoseconds
@@ -159,7 +152,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
                 if let f = beginSegment(day: day, firstSequence: sequence(ofPending: done)) { failure = f; break }
             }
             var end = done + 1
-            var bytes = segments[segments.count - 1].trackBytes + Int64(TrackRecord.byteCount)
+            var bytes = segments.newest.pointee.trackBytes + Int64(TrackRecord.byteCount)
             while end < pendingCount && bytes + Int64(TrackRecord.byteCount) <= settings.segmentBytes
                 && (self.day(ofPending: end) ?? day) == day {
                 end += 1
@@ -169,11 +162,11 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             let (written, error) = files.write(current!, chunk)
             if error != 0 {
                 // Cut a partial record off, so the file stays a whole number of records.
-                if written > 0 { _ = files.truncate(current!, length: segments[segments.count - 1].trackBytes) }
+                if written > 0 { _ = files.truncate(current!, length: segments.newest.pointee.trackBytes) }
                 failure = TrackLogFault(step: .write, errno: error)
                 break
             }
-            segments[segments.count - 1].trackBytes += Int64(written)
+            segments.newest.pointee.trackBytes += Int64(written)
             totalBytes += Int64(written)
             done = end
         }
@@ -202,7 +195,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         }
         guard let raw = currentRaw else { return nil }
         let (written, error) = files.write(raw, UnsafeRawBufferPointer(rebasing: rawBuffer[0..<rawPending]))
-        segments[segments.count - 1].rawBytes += Int64(written)
+        segments.newest.pointee.rawBytes += Int64(written)
         totalBytes += Int64(written)
         counters.rawBytesWritten += UInt64(written)
         if written > 0 && written < rawPending {
@@ -291,7 +284,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         if settings.rawNMEA, case .success(let h) = files.openAppending(path(name, raw: true), create: true) {
             currentRaw = h
         }
-        if segments.count == segments.capacity { dropOldest() }
+        if segments.isFull { dropOldest() }
         segments.append(TrackSegmentEntry(name: name, trackBytes: Int64(TrackSegmentHeader.byteCount), rawBytes: 0))
         totalBytes += Int64(TrackSegmentHeader.byteCount)
         counters.segmentsCreated += 1
@@ -300,7 +293,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
 
     /// Removes the oldest segment (and its raw NMEA), counting it and its records.
     func dropOldest() {
-        let oldest = segments.removeFirst()
+        let oldest = segments.removeOldest()
         _ = files.remove(path(oldest.name, raw: false))
         _ = files.remove(path(oldest.name, raw: true))
         _ = files.syncDirectory(directoryPath())

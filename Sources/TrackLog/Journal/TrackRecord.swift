@@ -106,17 +106,15 @@ public struct TrackRecord: Sendable, Equatable {
         precondition(offset >= 0 && offset + Self.byteCount <= out.count)
         var w = RecordWriter(base: out.baseAddress! + offset)
         var flags: UInt16 = 0
-        func flag(_ value: Double?, _ bit: UInt16) -> Float {
-            guard let value, value.isFinite else { return 0 }
-            flags |= bit
-            return Float(value)
-        }
-        let altitude = flag(altitudeMSLMeters, Self.hasAltitude), speed = flag(speedMetersPerSecond, Self.hasSpeed)
-        let course = flag(courseDegrees, Self.hasCourse), headingValue = flag(heading.degrees, Self.hasHeading)
-        let headingAccuracy = flag(heading.accuracyDegrees, Self.hasHeadingAccuracy)
-        let horizontal = flag(horizontalAccuracyMeters, Self.hasHorizontalAccuracy)
-        let vertical = flag(verticalAccuracyMeters, Self.hasVerticalAccuracy)
-        let h = flag(hdop, Self.hasHDOP), v = flag(vdop, Self.hasVDOP), p = flag(pdop, Self.hasPDOP)
+        let altitude = Self.float(altitudeMSLMeters, Self.hasAltitude, &flags)
+        let speed = Self.float(speedMetersPerSecond, Self.hasSpeed, &flags)
+        let course = Self.float(courseDegrees, Self.hasCourse, &flags)
+        let headingValue = Self.float(heading.degrees, Self.hasHeading, &flags)
+        let headingAccuracy = Self.float(heading.accuracyDegrees, Self.hasHeadingAccuracy, &flags)
+        let horizontal = Self.float(horizontalAccuracyMeters, Self.hasHorizontalAccuracy, &flags)
+        let vertical = Self.float(verticalAccuracyMeters, Self.hasVerticalAccuracy, &flags)
+        let h = Self.float(hdop, Self.hasHDOP, &flags), v = Self.float(vdop, Self.hasVDOP, &flags)
+        let p = Self.float(pdop, Self.hasPDOP, &flags)
         if utcNanoseconds != nil { flags |= Self.hasUTC }
         if satellitesUsed != nil { flags |= Self.hasSatellites }
         w.u8(Self.marker.0); w.u8(Self.marker.1)
@@ -132,6 +130,14 @@ public struct TrackRecord: Sendable, Equatable {
         w.u32(0)   // reserved
         let crc = CRC32.checksum(UnsafeRawBufferPointer(start: out.baseAddress! + offset, count: Self.byteCount - 4))
         w.u32(crc)
+    }
+
+    /// The float32 of a present, finite value (and its flag set), else 0.
+    @inline(__always)
+    static func float(_ value: Double?, _ bit: UInt16, _ flags: inout UInt16) -> Float {
+        guard let value, value.isFinite else { return 0 }
+        flags |= bit
+        return Float(value)
     }
 
     /// Decodes the record at `bytes[offset ..< offset + byteCount]`; nil when its marker, CRC or a

@@ -110,16 +110,23 @@ public struct TrackSegmentName: Sendable, Equatable, Comparable {
     public func writeStem(into out: UnsafeMutableBufferPointer<CChar>, at offset: Int) {
         let date = CivilDate(days: Int64(utcDay))
         var i = offset
-        func digits(_ value: UInt64, _ count: Int) {
-            var v = value, k = count - 1
-            while k >= 0 { out[i + k] = CChar(0x30 + Int(v % 10)); v /= 10; k -= 1 }
-            i += count
+        Self.digits(UInt64(clamping: max(0, min(9999, date.year))), 4, into: out, at: &i)
+        Self.digits(UInt64(date.month), 2, into: out, at: &i)
+        Self.digits(UInt64(date.day), 2, into: out, at: &i)
+        out[i] = CChar(UInt8(ascii: "-"))
+        i += 1
+        Self.digits(firstSequence, 20, into: out, at: &i)
+    }
+
+    /// `value` in `count` decimal digits (leading zeros) at `i`, which moves past them.
+    private static func digits(_ value: UInt64, _ count: Int, into out: UnsafeMutableBufferPointer<CChar>, at i: inout Int) {
+        var v = value, k = count - 1
+        while k >= 0 {
+            out[i + k] = CChar(0x30 + Int(v % 10))
+            v /= 10
+            k -= 1
         }
-        digits(UInt64(clamping: max(0, min(9999, date.year))), 4)
-        digits(UInt64(date.month), 2)
-        digits(UInt64(date.day), 2)
-        out[i] = CChar(UInt8(ascii: "-")); i += 1
-        digits(firstSequence, 20)
+        i += count
     }
 
     /// The file name with `extension` (".trk" or ".nmea"), for messages and the reader.
