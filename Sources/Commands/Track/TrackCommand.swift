@@ -127,7 +127,8 @@ public enum TrackCommand {
         switch format {
         case "--gpx": text = GPXExport.document(segments, creator: "puckd " + PuckdVersion.string.description)
         case "--geojson": text = GeoJSONExport.document(segments)
-        default: return exportNMEA(directory: directory, segments: segments)
+        // Raw NMEA is kept per segment: without a range every segment's (also one whose epochs had no position).
+        default: return exportNMEA(directory: directory, segments: range == TrackTimeRange() ? all : segments)
         }
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ StandardStreams.write(fd: 1, $0) }) else { return writeFailed() }
