@@ -29,9 +29,10 @@ public enum TrackCommand {
 
     public static func run(_ arguments: ArraySlice<String>) -> Int32 {
         var rest = arguments
-        guard let action = rest.popFirst(), action != "-h", action != "--help" else {
+        guard let action = rest.popFirst() else { return usageError("give an action: list, export or record") }
+        if action == "-h" || action == "--help" {
             StandardStreams.out("\(usage)\n")
-            return arguments.isEmpty ? ExitStatus.usage : ExitStatus.ok
+            return ExitStatus.ok
         }
         var configuration = ConfigurationArguments()
         var format: String?

@@ -315,6 +315,8 @@ public struct TrackSettings: Sendable, Equatable {
     /// Keep the raw NMEA as received beside the records (for `puckd replay`).
     public var rawNMEA = false
 
+    public init() {}
+
     /// The directory as an absolute path, given the state directory.
     public func resolvedDirectory(stateDirectory: String) -> String {
         if directory.hasPrefix("/") { return directory }

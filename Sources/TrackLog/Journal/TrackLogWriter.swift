@@ -92,7 +92,8 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
     /// Keeps raw NMEA bytes as received (when `rawNMEA`). Allocation-free.
     public func appendRaw(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) {
         guard settings.rawNMEA, bytes.count > 0 else { return }
-        if rawPending + bytes.count > rawBuffer.count && (fault == nil || nowNanoseconds >= nextFlushNanoseconds) {
+        if rawPending + bytes.count > rawBuffer.count && !(current == nil && segments.isEmpty)
+            && (fault == nil || nowNanoseconds >= nextFlushNanoseconds) {
             flush(nowNanoseconds: nowNanoseconds)
         }
         let n = min(bytes.count, rawBuffer.count - rawPending)
@@ -116,7 +117,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
     /// Flushes what is buffered and closes the segment (shutdown). Returns true when everything is on disk.
     @discardableResult
     public func close(nowNanoseconds: Int64) -> Bool {
-        if pendingCount > 0 || rawPending > 0 { flush(nowNanoseconds: nowNanoseconds) }
+        if pendingCount > 0 || rawPending > 0 { flush(nowNanoseconds: nowNanoseconds, closing: true) }
         if let current { files.close(current) }
         if let currentRaw { files.close(currentRaw) }
         if let c = segments.last, current != nil { resumable = c }
@@ -139,7 +140,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
 
     /// Writes the buffer into the segments it belongs to (rotating by day and size), then fsyncs.
     /// On a failure the unwritten records stay buffered, the fault is set and the retry waits one interval.
-    func flush(nowNanoseconds: Int64) {
+    func flush(nowNanoseconds: Int64, closing: Bool = false) {
         nextFlushNanoseconds = nowNanoseconds &+ settings.flushIntervalNanoseconds
         counters.flushes += 1
         var failure: TrackLogFault?
@@ -183,15 +184,19 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             pendingCount = rest
             counters.recordsWritten += UInt64(done)
         }
-        if failure == nil && rawPending > 0 { failure = flushRaw() }
+        if failure == nil && rawPending > 0 { failure = flushRaw(closing: closing) }
         if failure != nil { counters.failedFlushes += 1 }
         setFault(failure)
     }
 
-    private func flushRaw() -> TrackLogFault? {
+    private func flushRaw(closing: Bool) -> TrackLogFault? {
         if current == nil {
-            // Raw bytes before the first record: they open a segment of their own.
-            if let f = beginSegment(day: segments.last?.name.utcDay ?? 0, firstSequence: nextSequence) { return f }
+            // Raw bytes before the first record of this run go with the newest segment; in an empty
+            // journal they wait (up to the raw buffer) for the first record, which names the segment,
+            // and at shutdown without one they go into a segment of day 0 (19700101).
+            guard let newest = segments.last ?? (closing ? TrackSegmentEntry(name: TrackSegmentName(utcDay: 0, firstSequence: 0),
+                                                                              trackBytes: 0, rawBytes: 0) : nil) else { return nil }
+            if let f = beginSegment(day: newest.name.utcDay, firstSequence: nextSequence) { return f }
         }
         guard let raw = currentRaw else { return nil }
         let (written, error) = files.write(raw, UnsafeRawBufferPointer(rebasing: rawBuffer[0..<rawPending]))
