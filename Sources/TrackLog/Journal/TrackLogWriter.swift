@@ -4,15 +4,15 @@ import NMEA
 /// memory only, never a syscall unless the buffer is full), and written to the current segment and
 /// fsync'ed when `service` finds the flush interval passed, when the buffer fills and at `close`
 /// (docs/track-log.md §4). Segments rotate by size and UTC day; the oldest are dropped beyond the cap.
-/// A failing disk becomes `fault` (said once by the caller when `faultChanges` moves); the caller is
-/// never blocked longer than one write and one fsync, and nothing is allocated per fix.
+/// A failing disk becomes `fault` (said once by the caller when `faultChanges` moves); a call blocks
+/// at most for one flush (a write and an fsync per segment it touches), and nothing is allocated per fix.
 public final class TrackLogWriter<Files: TrackFileSystem> {
     public let settings: TrackLogSettings
     public let files: Files
     public internal(set) var counters = TrackLogCounters()
     /// The current disk fault, nil while writes succeed.
     public private(set) var fault: TrackLogFault?
-    /// Increments each time `fault` changes (set, changed or cleared): the caller logs once per change.
+    /// Increments when the fault is set, cleared or its errno changes: the caller logs once per change.
     public private(set) var faultChanges: UInt64 = 0
     /// Sequence number the next record gets.
     public internal(set) var nextSequence: UInt64 = 0
