@@ -70,6 +70,10 @@ let package = Package(
         .target(name: "State", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Configuration", "SystemCalls"],
                 swiftSettings: strict),
 
+        // The track journal: fixed-size records with a CRC in segments rotated by size and UTC day, the
+        // writer behind a file-system protocol (real and simulated), start-up recovery, GPX/GeoJSON export.
+        .target(name: "TrackLog", dependencies: ["NMEA", "State", "SystemCalls"], swiftSettings: strict),
+
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
         .target(name: "Simulation", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Receiver", "Console", "Hardware", "Controls",
@@ -83,7 +87,7 @@ let package = Package(
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
-                                                 "CBundledData", "CLinux"],
+                                                 "CBundledData", "CLinux", "TrackLog"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
@@ -126,6 +130,7 @@ let package = Package(
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "IMU",
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),

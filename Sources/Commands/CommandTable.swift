@@ -23,6 +23,7 @@ enum CommandTable {
         CommandEntry(name: "imu", usage: IMUCommand.usage, run: IMUCommand.run),
         CommandEntry(name: "gpio", usage: GPIOCommand.usage, run: GPIOCommand.run),
         CommandEntry(name: "heading", usage: HeadingCommand.usage, run: HeadingCommand.run),
+        CommandEntry(name: "track", usage: TrackCommand.usage, run: TrackCommand.run),
         CommandEntry(name: "password-hash", usage: PasswordHashCommand.usage, run: PasswordHashCommand.run),
     ]
 

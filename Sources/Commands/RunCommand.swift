@@ -37,8 +37,8 @@ public enum RunCommand {
     public static let defaultConfigurationPath = "/etc/puckd.conf"
 
     public static func run(_ arguments: ArraySlice<String>) -> Int32 {
-        var board: String?, file: String?, gps: String?
-        var overrides: [String] = []
+        var configuration = ConfigurationArguments()
+        var gps: String?
         var checkOnly = false
         var rest = arguments
         while let option = rest.popFirst() {
@@ -51,23 +51,20 @@ public enum RunCommand {
                 continue
             }
             guard let value = rest.popFirst() else { return usageError("\(option) needs a value") }
+            if configuration.take(option, value) { continue }
             switch option {
-            case "--board": board = value
-            case "--config": file = value
             case "--gps": gps = value
-            case "--set": overrides.append(value)
-            case "--console": overrides.append("console.device=" + value)
+            case "--console": configuration.overrides.append("console.device=" + value)
             case "--status-interval":
                 guard let seconds = Double(value), seconds >= 0 else {
                     return usageError("--status-interval takes seconds (0 = off), not '\(value)'")
                 }
-                overrides.append("console.status_interval_s=" + value)
+                configuration.overrides.append("console.status_interval_s=" + value)
                 _ = seconds
             default: return usageError("unknown option '\(option)'")
             }
         }
-        if board == nil && file == nil && access(defaultConfigurationPath, F_OK) == 0 { file = defaultConfigurationPath }
-        var sources = ConfigurationSources(board: board, file: file, overrides: overrides)
+        var sources = configuration.sources()
         var loaded: LoadedConfiguration
         do throws(ConfigurationError) {
             loaded = try sources.load()
@@ -81,7 +78,7 @@ public enum RunCommand {
         }
         var c = loaded.configuration
         if !c.board.simulated && (c.gps.source.isEmpty || ConfigurationKey.isNone(c.gps.source)) {
-            let why = board == nil && file == nil
+            let why = sources.board == nil && sources.file == nil
                 ? defaultConfigurationPath + " does not exist and neither --board, --config nor --gps was given"
                 : "[gps] source is not set in " + sources.summary
             StandardStreams.err("puckd: no GPS source: " + why + "; choose the board (sudo puckd setup BOARD; "

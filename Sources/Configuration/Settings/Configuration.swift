@@ -30,6 +30,8 @@ public struct PuckdConfiguration: Sendable, Equatable {
     public var console = ConsoleSettings()
     /// `[state]`: persistent state.
     public var state = StateSettings()
+    /// `[track]`: the track journal (module TrackLog).
+    public var track = TrackSettings()
     /// `[sim]`: the simulated board (used when `board.simulated` is true).
     public var sim = SimulationSettings()
 
@@ -298,6 +300,32 @@ public struct StateSettings: Sendable, Equatable {
     public var saveIntervalSeconds = 2.0
     /// The last good fix is refreshed in the state at most this often, seconds.
     public var fixIntervalSeconds = 60.0
+}
+
+/// `[track]`: the track journal of every fix (docs/track-log.md §3).
+public struct TrackSettings: Sendable, Equatable {
+    /// Record every fix.
+    public var enabled = true
+    /// The journal's directory: absolute, or relative to `[state] directory`.
+    public var directory = "track"
+    /// Buffered records are written and flushed to disk this often (0 = at every fix), seconds.
+    public var flushIntervalSeconds = 5.0
+    /// The whole journal at most this large (the oldest segments are dropped), megabytes (MiB).
+    public var maximumSizeMegabytes = 64.0
+    /// Keep the raw NMEA as received beside the records (for `puckd replay`).
+    public var rawNMEA = false
+
+    public init() {}
+
+    /// The directory as an absolute path, given the state directory.
+    public func resolvedDirectory(stateDirectory: String) -> String {
+        if directory.hasPrefix("/") { return directory }
+        var base = stateDirectory
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        var tail = Substring(directory)
+        while tail.hasSuffix("/") { tail = tail.dropLast() }
+        return base + "/" + tail
+    }
 }
 
 /// Which simulated IMU board the simulated device carries.
