@@ -49,6 +49,11 @@ final class DeviceConsole {
     let name: ConsoleText
     /// Wrong passwords and the timed refusal after them; kept across sessions and reconnects.
     var loginGate = ConsoleLoginGate()
+    /// The command applied and waiting for the next scheduled tick to be answered (the reply shows the
+    /// puck and camera that tick computes); no further input is read until it is answered.
+    var awaitingTick: ConsoleCommand?
+    /// The input ended while a command waited: the end of input is handled once it is answered.
+    var inputEndedWhileAwaiting = false
 
     init(transport: ConsoleTransport, startCommand: String, name: String) {
         self.name = ConsoleText(string: name)

@@ -49,17 +49,11 @@ extension Device {
             t.gpio = ConsoleText(configuration.gpio.disabled ? "disabled ([gpio] chip = none)" : "not opened")
             if let gpioProblem { t.gpioProblem = ConsoleText(string: gpioProblem) }
         }
-        if let ppsDevice {
-            t.pps = ConsoleText(string: ppsDevice.path)
-        } else if let ppsLine {
-            t.pps = ConsoleText(string: "line " + String(ppsLine.offset))
-        } else {
-            t.pps = ConsoleText("none")
-        }
-        if let ppsProblem { t.ppsProblem = ConsoleText(string: ppsProblem) }
+        t.pps = ppsInput.descriptionText
+        if let ppsProblem = ppsInput.problem { t.ppsProblem = ConsoleText(string: ppsProblem) }
         t.console = ConsoleText(string: console.transport.description)
-        t.state = ConsoleText(string: stateStore?.path ?? configuration.state.directory)
-        if let stateProblem { t.stateProblem = ConsoleText(string: stateProblem) }
+        t.state = ConsoleText(string: persistence.store?.path ?? configuration.state.directory)
+        if let stateProblem = persistence.problem { t.stateProblem = ConsoleText(string: stateProblem) }
         t.configPath = ConsoleText(string: configurationSaveTarget ?? "")
         consoleTexts = t
         var d = ConsoleDeviceState()
@@ -124,18 +118,14 @@ extension Device {
         }
         d.sources.set(ConsoleSource(name: "gpio", description: t.gpio,
                                     state: gpio == nil ? (configuration.gpio.disabled ? "disabled" : "unavailable")
-                                        : (simulation != nil ? "simulated" : "open"),
+                                        : board.gpioState,
                                     isHealthy: gpio != nil || gpioProblem == nil))
-        d.sources.set(ConsoleSource(name: "pps", description: t.pps,
-                                    state: ppsProblem != nil ? "unavailable" : (ppsDevice != nil || ppsLine != nil ? "open" : "none"),
-                                    isHealthy: ppsProblem == nil))
+        ppsInput.fillSnapshot(&d, description: t.pps)
         if let console {
             d.sources.set(ConsoleSource(name: "console", description: t.console,
                                         state: Self.gpsStateName(console.transport.status), isHealthy: !console.outputClosed))
         }
-        d.sources.set(ConsoleSource(name: "state", description: t.state,
-                                    state: stateStore == nil ? "not saved" : (stateWriteFailed ? "write failing" : "saved"),
-                                    isHealthy: stateStore != nil && !stateWriteFailed))
+        persistence.fillSnapshot(&d, description: t.state)
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {

@@ -1,4 +1,3 @@
-import Glibc
 import Hardware
 import Heading
 import NMEA
@@ -32,12 +31,12 @@ extension Device {
             do throws(SourceError) {
                 n = try gps.read(into: readBuffer, nowNanoseconds: now)
             } catch {
-                counters.gpsErrors &+= 1
+                routerCounters.gpsErrors &+= 1
                 logSourceError(error)
                 break
             }
             if n == 0 { break }
-            counters.gpsBytes &+= UInt64(n)
+            routerCounters.gpsBytes &+= UInt64(n)
             feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]), nowNanoseconds: now)
             reads += 1
             if n < readBuffer.count { break }
@@ -95,33 +94,18 @@ extension Device {
 
     /// One fix: the tracking core, the heading's declination and speed, PPS pairing, the fix LED.
     func handleFix(_ fix: Fix, nowNanoseconds now: Int64) {
-        counters.fixes &+= 1
+        routerCounters.fixes &+= 1
         lastFixNanoseconds = now
         if fix.hasPosition {
             lastPositionNanoseconds = now
             lastGoodFix = SavedFix(fix)
-            if now >= nextFixRefreshNanoseconds {
-                nextFixRefreshNanoseconds = now + Int64(configuration.state.fixIntervalSeconds * 1e9)
-                stateDirty = true
-            }
+            persistence.positionArrived(nowNanoseconds: now, intervalSeconds: configuration.state.fixIntervalSeconds)
         }
         lastFix = fix
         core.updateLocation(fix, atNanoseconds: now)
         heading.update(fix: fix, receivedAtNanoseconds: now)
         guard let utc = fix.utcNanoseconds, utc % 1_000_000_000 == 0 else { return }
-        if ppsLine != nil {
-            _ = pps.fix(utcNanoseconds: utc, receivedAtNanoseconds: now)
-        } else if let ppsDevice {
-            // The kernel stamps PPS on CLOCK_REALTIME: pair on that clock (read only for whole seconds).
-            if let reading = try? ppsDevice.fetch(), reading.assertSequence != ppsLastSequence {
-                ppsLastSequence = reading.assertSequence
-                counters.ppsEdges &+= 1
-                pps.pulse(atNanoseconds: reading.assertRealtimeNanoseconds)
-            }
-            var ts = timespec()
-            clock_gettime(CLOCK_REALTIME, &ts)
-            _ = pps.fix(utcNanoseconds: utc, receivedAtNanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-        }
+        ppsInput.publish(wholeSecondUTCNanoseconds: utc, nowNanoseconds: now)
     }
 
     /// Logs a source error as the source reported it (the source already scheduled its reconnect).
@@ -165,26 +149,6 @@ extension Device {
             output.line(.warning) { out in out.append("gps: the source ended (end of file); the puck goes stale") }
         case .waitingToReconnect, .connecting, .failed:
             break
-        }
-    }
-
-    /// Reads PPS line edges.
-    func servicePPSLine() {
-        guard let gpio, let line = ppsLine else { return }
-        while true {
-            ppsEvents.removeAll()
-            let n: Int
-            do throws(GPIOError) { n = try gpio.readEvents(line, into: &ppsEvents) } catch {
-                counters.gpioErrors &+= 1
-                return
-            }
-            var i = 0
-            while i < ppsEvents.count {
-                counters.ppsEdges &+= 1
-                pps.edge(ppsEvents[i])
-                i += 1
-            }
-            if n < GPIOEventBatch.capacity { return }
         }
     }
 }

@@ -4,13 +4,13 @@ import Tracking
 /// IMU: poll the device, fuse the sample, publish headings to the core, feed a calibration run.
 extension Device {
     func serviceIMU(nowNanoseconds now: Int64) {
-        simulation?.prepareIMU(nowNanoseconds: now)
-        counters.imuPolls &+= 1
+        board.imuWillBeRead(atNanoseconds: now)
+        routerCounters.imuPolls &+= 1
         let reading = imu?.poll(nowNanoseconds: now)
         noteIMUState(nowNanoseconds: now)
         guard let reading else { return }
-        counters.imuSamples &+= 1
-        if heading.update(reading.sample) { counters.headingsPublished &+= 1 }
+        routerCounters.imuSamples &+= 1
+        if heading.update(reading.sample) { routerCounters.headingsPublished &+= 1 }
         // Every fused sample goes to the core once a heading exists, not only the published ones
         // (`headingFilter`, 1°): the core applies the 1° filter itself to the camera and its events
         // (tracking.md 4.2), while each sample keeps the IMU source fresh (the bearing fallback drops an IMU
