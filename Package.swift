@@ -73,18 +73,18 @@ let package = Package(
 
         // The device: the loop that wires sources, core, GPIO, state and console.
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
-                                              "Configuration", "State", "Simulation", "CLinux", "CCrypt"],
+                                              "Configuration", "State", "Simulation", "SystemCalls", "CLinux", "CCrypt"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
-                                                 "CLinux"],
+                                                 "SystemCalls", "CLinux"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
         .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",
-                                                             "Heading", "CMallocCounter", "TestSupport"],
+                                                             "Heading", "SystemCalls", "CMallocCounter", "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
@@ -119,7 +119,7 @@ let package = Package(
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
-                                                       "Simulation", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
+                                                       "Simulation", "Angles", "IMU", "Heading", "SystemCalls", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

@@ -2,6 +2,7 @@ import Configuration
 import Console
 import Controls
 import Hardware
+import SystemCalls
 
 /// Buttons, LEDs and the mode cycle as a loop component: the debounced button panel (its two line
 /// slots in the poll set), the LED outputs and their patterns, the cycle a press steps through, and
@@ -52,8 +53,13 @@ struct ControlsLink {
 
     /// The button lines' event descriptors.
     func fillPollSlots(_ poll: PollSet, gpio: (any GPIOController)?) {
-        poll.set(slots[0], descriptor: gpio.flatMap { g in buttons?.descriptor(of: .primary, on: g) }, events: .readable)
-        poll.set(slots[1], descriptor: gpio.flatMap { g in buttons?.descriptor(of: .secondary, on: g) }, events: .readable)
+        var primary: FileDescriptor?, secondary: FileDescriptor?
+        if let gpio, let buttons {
+            primary = FileDescriptor(rawValue: buttons.descriptor(of: .primary, on: gpio))
+            secondary = FileDescriptor(rawValue: buttons.descriptor(of: .secondary, on: gpio))
+        }
+        poll.set(slots[0], descriptor: primary, events: .readable)
+        poll.set(slots[1], descriptor: secondary, events: .readable)
     }
 
     /// Reads the ready button lines and the debounce decisions due at `now`; the presses recognised are

@@ -3,6 +3,7 @@ import Console
 import Configuration
 import Controls
 import Hardware
+import SystemCalls
 
 /// The PPS input as a loop component: a GPIO line's rising edges or the kernel PPS device, paired
 /// with whole-second fixes (`PPSPairing`). Missing or unusable, it is reported once and the device
@@ -43,7 +44,9 @@ struct PPSInput {
 
     /// The line's event descriptor, for the poll set.
     func fillPollSlots(_ poll: PollSet, gpio: (any GPIOController)?) {
-        poll.set(slot, descriptor: gpio.flatMap { g in line.map { g.eventDescriptor($0) } }, events: .readable)
+        var descriptor: FileDescriptor?
+        if let gpio, let line { descriptor = FileDescriptor(rawValue: gpio.eventDescriptor(line)) }
+        poll.set(slot, descriptor: descriptor, events: .readable)
     }
 
     /// Reads the line's edges (when its slot is ready).

@@ -8,6 +8,7 @@ import Heading
 import NMEA
 import Simulation
 import State
+import SystemCalls
 import Tracking
 
 /// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling and the
@@ -60,7 +61,7 @@ public final class Device {
     var persistence: Persistence
     let notifier: SystemdNotifier
     let output: DeviceOutput
-    let signalDescriptor: Int32?
+    let signalDescriptor: FileDescriptor?
     /// The timerfd, the tick schedule and the poll set.
     var scheduler: WakeScheduler
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -133,7 +134,7 @@ public final class Device {
         gpio = setup.gpio
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
-        signalDescriptor = setup.signalDescriptor >= 0 ? setup.signalDescriptor : nil
+        signalDescriptor = setup.signalDescriptor
         stopAtNanoseconds = setup.stopAtNanoseconds
         printsReport = setup.printsReport
         imuProblem = setup.imuProblem

@@ -1,5 +1,5 @@
 import CLinux
-import Glibc
+import SystemCalls
 import Hardware
 import NMEA
 
@@ -100,13 +100,14 @@ extension Device {
         let poll = scheduler.pollSet, slots = scheduler.routerSlots
         poll.set(slots[0], descriptor: signalDescriptor, events: .readable)
         poll.set(slots[1], descriptor: scheduler.timer, events: .readable)
-        poll.set(slots[2], descriptor: request.fileDescriptor >= 0 ? request.fileDescriptor : nil,
-                 events: PollEvents(rawValue: Int16(truncatingIfNeeded: request.events)))
+        poll.set(slots[2], descriptor: FileDescriptor(rawValue: request.fileDescriptor), events: PollEvents(rawValue: request.events))
         controls.fillPollSlots(poll, gpio: gpio)
         ppsInput.fillPollSlots(poll, gpio: gpio)
-        poll.set(slots[6], descriptor: console.flatMap { $0.inputEnded || $0.inputPaused ? nil : $0.transport.inputPollRequest.fileDescriptor },
+        poll.set(slots[6], descriptor: console.flatMap { $0.inputEnded || $0.inputPaused ? nil
+                                                             : FileDescriptor(rawValue: $0.transport.inputPollRequest.fileDescriptor) },
                  events: .readable)
-        poll.set(slots[7], descriptor: console.flatMap { $0.session.pendingOutputCount > 0 && !$0.outputClosed ? $0.transport.outputDescriptor : nil },
+        poll.set(slots[7], descriptor: console.flatMap { $0.session.pendingOutputCount > 0 && !$0.outputClosed
+                                                             ? FileDescriptor(rawValue: $0.transport.outputDescriptor) : nil },
                  events: .writable)
         let readiness = scheduler.wait()
         let flags: [8 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
@@ -163,9 +164,9 @@ extension Device {
     private func readSignals() {
         guard let signalDescriptor else { return }
         while true {
-            let signal = clinux_signalfd_next(signalDescriptor)
+            let signal = clinux_signalfd_next(signalDescriptor.rawValue)
             if signal <= 0 { return }
-            if signal == SIGHUP { requestReload() } else { stopReason = signal == SIGINT ? .interrupt : .terminate }
+            if signal == StopReason.hangUpSignal { requestReload() } else { stopReason = StopReason(signal: signal) }
         }
     }
 

@@ -1,7 +1,6 @@
 import Configuration
 import Console
 import Controls
-import Glibc
 import Hardware
 import Heading
 import State

@@ -1,13 +1,4 @@
-import Glibc
-
-/// The events poll(2) waits for, per slot (the loop's own spelling until the SystemCalls module's
-/// `PollEvents` replaces it, with the same member names).
-struct PollEvents: OptionSet {
-    let rawValue: Int16
-
-    static let readable = PollEvents(rawValue: Int16(POLLIN))
-    static let writable = PollEvents(rawValue: Int16(POLLOUT))
-}
+import SystemCalls
 
 /// A range of poll slots a component reserved at start-up (`PollSet.reserve`).
 struct PollSlots {
@@ -18,18 +9,18 @@ struct PollSlots {
     subscript(index: Int) -> Int { first + index }
 }
 
-/// The loop's one fixed `pollfd` set: slots reserved by the components at start-up, refilled before
-/// each poll (a slot with no descriptor is ignored by the kernel), never grown.
+/// The loop's one fixed poll set: slots reserved by the components at start-up, refilled before each
+/// poll (a slot with no descriptor is ignored by the kernel), never grown.
 final class PollSet {
     /// Slots for every component together.
     static let capacity = 24
-    private let entries: UnsafeMutablePointer<pollfd>
+    private let entries: UnsafeMutableBufferPointer<PollEntry>
     /// Slots reserved so far; poll() passes only these.
     private(set) var reserved = 0
 
     init() {
         entries = .allocate(capacity: Self.capacity)
-        entries.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Self.capacity)
+        entries.initialize(repeating: PollEntry(nil, events: []))
     }
 
     deinit { entries.deallocate() }
@@ -43,18 +34,25 @@ final class PollSet {
     }
 
     /// Sets what `slot` waits for; a nil descriptor empties it.
-    func set(_ slot: Int, descriptor: Int32?, events: PollEvents) {
-        entries[slot] = pollfd(fd: descriptor ?? -1, events: events.rawValue, revents: 0)
+    func set(_ slot: Int, descriptor: FileDescriptor?, events: PollEvents) {
+        entries[slot] = PollEntry(descriptor, events: events)
     }
 
-    /// Waits up to `timeoutMilliseconds` for any slot; returns what poll() reported.
+    /// Waits up to `timeoutMilliseconds` for any reserved slot; returns what poll() reported (nothing
+    /// when it failed: the loop then runs its timer work and polls again).
     func wait(timeoutMilliseconds: Int32) -> PollReadiness {
-        let n = poll(entries, nfds_t(reserved), timeoutMilliseconds)
+        let n: Int
+        do throws(Errno) {
+            n = try FileDescriptor.poll(UnsafeMutableBufferPointer(rebasing: entries[0..<reserved]),
+                                        timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
+            n = 0
+        }
         return PollReadiness(set: n > 0 ? self : nil)
     }
 
     /// True when the last poll reported an event for `slot`.
-    func isReady(_ slot: Int) -> Bool { entries[slot].revents != 0 }
+    func isReady(_ slot: Int) -> Bool { !entries[slot].returnedEvents.isEmpty }
 }
 
 /// Which slots the last poll() reported, as a component asks for them; `.all` (tests, benchmarks)

@@ -13,6 +13,15 @@ public enum StopReason: Sendable, Equatable {
     /// The console's standard output closed for good (EPIPE).
     case outputClosed
 
+    /// Linux's signal numbers the device's signalfd reports (fixed by the kernel ABI).
+    static let hangUpSignal: Int32 = 1
+    static let interruptSignal: Int32 = 2
+
+    /// The reason for a stop signal from the signalfd: SIGINT, else SIGTERM (the only other one it holds).
+    init(signal: Int32) {
+        self = signal == Self.interruptSignal ? .interrupt : .terminate
+    }
+
     /// The last log line's words: "stopped by …".
     var description: String {
         switch self {

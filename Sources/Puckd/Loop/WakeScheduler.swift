@@ -1,13 +1,13 @@
 import CLinux
 import Console
-import Glibc
+import SystemCalls
 
 /// The loop's wake-ups: one timerfd armed (absolute, one-shot) for the next IMU poll or tick, whichever
 /// comes first (a tick within `coalesceNanoseconds` of an IMU poll shares its wake-up), the tick
 /// schedule, the poll set, and the loop counters (wake-ups, ticks, timer latency).
 struct WakeScheduler {
     /// The timerfd (nil when the kernel refused one: the loop then polls every 20 ms).
-    let timer: Int32?
+    let timer: FileDescriptor?
     private(set) var armedWakeNanoseconds: Int64 = 0
     var coalesceNanoseconds: Int64
     private(set) var tickPeriodNanoseconds: Int64
@@ -26,8 +26,7 @@ struct WakeScheduler {
     private(set) var skippedTicks: UInt64 = 0
 
     init(tickHertz: Int, imuPeriodNanoseconds: Int64?, nowNanoseconds now: Int64) {
-        let fd = clinux_timerfd_create()
-        timer = fd >= 0 ? fd : nil
+        timer = FileDescriptor(rawValue: clinux_timerfd_create())
         let period = 1_000_000_000 / Int64(tickHertz)
         tickPeriodNanoseconds = period
         nextTickNanoseconds = now + period
@@ -37,7 +36,7 @@ struct WakeScheduler {
 
     /// Closes the timerfd (shutdown of the device).
     func close() {
-        if let timer { Glibc.close(timer) }
+        do throws(Errno) { try timer?.close() } catch {}
     }
 
     /// Measures how late a timer wake-up came.
@@ -78,7 +77,7 @@ struct WakeScheduler {
         if let deadline, deadline < target { target = deadline }
         if target != armedWakeNanoseconds || fired {
             armedWakeNanoseconds = target
-            _ = clinux_timerfd_arm(timer, max(1, target), 0)
+            _ = clinux_timerfd_arm(timer.rawValue, max(1, target), 0)
         }
     }
 
