@@ -88,26 +88,26 @@ extension Device {
     /// Copies the device's state into the console's (before a reply or a watch frame).
     func refreshConsoleState(nowNanoseconds now: Int64) {
         guard let console else { return }
-        console.state.fix = lastFix
-        console.state.skyView = pipeline.assembler.skyView
+        console.state.fix = gpsLink.lastFix
+        console.state.skyView = gpsLink.pipeline.assembler.skyView
         console.state.heading = imu != nil && heading.publishedCount > 0 ? heading.current : nil
         console.state.magnetometerCalibration = heading.calibration
         console.state.update(from: core)
-        console.state.framer = pipeline.framer.counters
-        console.state.receiver = receiverLink.configurator.status
-        console.state.ubxFrames = receiverLink.ubx.counters
-        console.state.assembler = pipeline.assembler.counters
+        console.state.framer = gpsLink.pipeline.framer.counters
+        console.state.receiver = gpsLink.receiverLink.configurator.status
+        console.state.ubxFrames = gpsLink.receiverLink.ubx.counters
+        console.state.assembler = gpsLink.pipeline.assembler.counters
         refreshDeviceState(&console.state.device, nowNanoseconds: now)
     }
 
     private func refreshDeviceState(_ d: inout ConsoleDeviceState, nowNanoseconds now: Int64) {
         d.nowNanoseconds = now
         d.uptimeNanoseconds = now - startNanoseconds
-        d.fixReceivedNanoseconds = lastFixNanoseconds
+        d.fixReceivedNanoseconds = gpsLink.lastFixNanoseconds
         let t = consoleTexts
         // Sources.
         d.sources.removeAll()
-        d.sources.set(ConsoleSource(name: "gps", description: t.gps, state: Self.gpsStateName(gpsStatus),
+        d.sources.set(ConsoleSource(name: "gps", description: t.gps, state: Self.gpsStateName(gpsLink.status),
                                     isHealthy: !faults.contains(.gpsDown) && !faults.contains(.gpsSilent)))
         if let imu {
             d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imu.status.state.name,
@@ -129,8 +129,8 @@ extension Device {
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {
-            d.faults.append(ConsoleFault(source: "gps", reason: gpsErrorText.isEmpty
-                ? ConsoleText("the GPS source is not open; it reconnects with backoff") : gpsErrorText))
+            d.faults.append(ConsoleFault(source: "gps", reason: gpsLink.errorText.isEmpty
+                ? ConsoleText("the GPS source is not open; it reconnects with backoff") : gpsLink.errorText))
         }
         if faults.contains(.gpsSilent) {
             d.faults.append(ConsoleFault(source: "gps", reason: ConsoleText(

@@ -32,7 +32,7 @@ extension Device {
         case .collecting:
             break
         case .fitted(var fitted):
-            fitted.utcNanoseconds = lastFix?.utcNanoseconds
+            fitted.utcNanoseconds = gpsLink.lastFix?.utcNanoseconds
             if fitted.gyroBiasRadiansPerSecond == nil { fitted.gyroBiasRadiansPerSecond = currentGyroBias }
             heading.setCalibration(fitted)
             persistence.dirty = true

@@ -33,12 +33,10 @@ public final class Device {
     let gpsDescription: String
 
     // MARK: the pure core
-    var pipeline: NMEAPipeline
+    /// The GPS link: pipeline, baud search, receiver configurator, source status.
+    let gpsLink: GPSLink
     public internal(set) var heading: HeadingEstimator
     public internal(set) var core: TrackingCore
-    var baudSearch: BaudRateSearch?
-    /// Configuring the receiver: the configurator, the UBX reader, what the log said.
-    let receiverLink: DeviceReceiverLink
     var calibration: DeviceCalibration
     var gyroCalibration = GyroscopeCalibration()
     /// The gyroscope bias measured by `calibrate gyro` or restored from the state, rad/s.
@@ -64,7 +62,6 @@ public final class Device {
     let signalDescriptor: FileDescriptor?
     /// The timerfd, the tick schedule and the poll set.
     var scheduler: WakeScheduler
-    let readBuffer: UnsafeMutableRawBufferPointer
     var statusScratch = OutputBuffer(capacity: 512)
     let printsReport: Bool
 
@@ -75,17 +72,7 @@ public final class Device {
     let stopAtNanoseconds: Int64?
 
     // MARK: what the device knows
-    public internal(set) var lastFix: Fix?
-    var lastFixNanoseconds: Int64?
-    var lastPositionNanoseconds: Int64?
-    var lastSentenceCount = 0
-    var lastSentenceNanoseconds: Int64
     public internal(set) var lastGoodFix: SavedFix?
-    var gpsStatus: SourceStatus = .connecting
-    var baudLockLogged = false
-    var gpsDescribed = false
-    var lastLoggedGPSError: SourceError?
-    var repeatedGPSErrors = 0
     var accuracySetting: AccuracyAuthorization
     public internal(set) var faults: DeviceFaults = []
     var loggedFaults: DeviceFaults = []
@@ -95,8 +82,6 @@ public final class Device {
     /// Counters of the parts the router runs itself (GPS, IMU, console, reloads); `counters` adds the
     /// components' own.
     var routerCounters = DeviceCounters()
-    /// The last GPS source error as text (the console's fault list), empty when none.
-    var gpsErrorText = ConsoleText()
     /// Fixed texts of the console's source table and fault reasons, made at start-up.
     var consoleTexts = DeviceConsoleTexts()
     /// Allocations of the loop thread when the loop started (-1: the malloc counter is not linked).
@@ -140,15 +125,11 @@ public final class Device {
         imuProblem = setup.imuProblem
         gpioProblem = setup.gpioProblem
         startNanoseconds = now
-        lastSentenceNanoseconds = now
-        readBuffer = .allocate(byteCount: 256, alignment: 16)
         imuPeriodNanoseconds = 1_000_000_000 / Int64(c.imu.rateHertz)
         nextStatusNanoseconds = now
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
         epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
-        pipeline = NMEAPipeline(strict: c.gps.strict, configuration: epochs)
-        receiverLink = DeviceReceiverLink(c.gps)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
         accuracySetting = c.tracking.accuracy
 
@@ -225,6 +206,7 @@ public final class Device {
             console = DeviceConsole(transport: ConsoleTransport(serialPath: path, baudRate: baud),
                                     startCommand: c.console.startCommand, name: path)
         }
+        gpsLink = GPSLink(c.gps, epochs: epochs, output: output, console: console, nowNanoseconds: now)
         loadConsolePassword(c.console.passwordFile)
 
         startupReport = persistence.reportLines
@@ -232,6 +214,9 @@ public final class Device {
         buildReport(now: now)
         prepareConsoleState()
     }
+
+    /// The last fix the GPS link completed.
+    public var lastFix: Fix? { gpsLink.lastFix }
 
     /// The magnetometer calibration to start the heading with, carrying `gyroBias` (which seeds the
     /// filter's bias estimate even when there is no magnetometer calibration).
@@ -243,7 +228,6 @@ public final class Device {
     }
 
     deinit {
-        readBuffer.deallocate()
         scheduler.close()
     }
 

@@ -60,6 +60,9 @@ extension Device {
     /// Every counter of the loop: the router's own (GPS, IMU, console, reloads) and each component's.
     public var counters: DeviceCounters {
         var c = routerCounters
+        c.gpsBytes = gpsLink.bytes
+        c.fixes = gpsLink.fixes
+        c.gpsErrors = gpsLink.errors
         c.wakeUps = scheduler.wakeUps
         c.ticks = scheduler.ticks
         c.skippedTicks = scheduler.skippedTicks

@@ -44,8 +44,8 @@ extension Device {
     public func startBaudSearch(nowNanoseconds now: Int64) -> Int? {
         guard case .auto = configuration.gps.baud else { return nil }
         var search = BaudRateSearch(candidates: SerialBaudRate.autoBaudOrder, nowNanoseconds: now)
-        _ = search.observe(pipeline.framer, nowNanoseconds: now)
-        baudSearch = search
+        _ = search.observe(gpsLink.pipeline.framer, nowNanoseconds: now)
+        gpsLink.baudSearch = search
         return search.currentBaud
     }
 
@@ -61,8 +61,8 @@ extension Device {
         var wakeUps = 0
         while stopReason == nil && wakeUps < maximumWakeUps {
             if let rate = step(gps: &gps, nowNanoseconds: now, ready: ready) { applyBaud(rate, &gps, now, setBaud) }
-            if !gpsDescribed, gpsStatus == .open {
-                gpsDescribed = true
+            if !gpsLink.described, gpsLink.status == .open {
+                gpsLink.described = true
                 if let text = describe(gps) { output.text("gps: " + text) }
             }
             if let stop = stopAtNanoseconds, now >= stop, stopReason == nil { stopReason = .runTime }
@@ -79,15 +79,15 @@ extension Device {
     ) {
         do throws(SourceError) {
             try setBaud(&gps, rate, now)
-            if receiverBaudRateApplied(rate, nowNanoseconds: now) { return }
+            if gpsLink.receiverBaudRateApplied(rate, nowNanoseconds: now) { return }
             output.line { out in
                 out.append("gps: auto-baud: no NMEA at the previous rate, trying ")
                 out.append(int: rate)
                 out.append(" baud")
             }
         } catch {
-            receiverBaudRateFailed(nowNanoseconds: now)
-            logSourceError(error)
+            gpsLink.receiverBaudRateFailed(nowNanoseconds: now)
+            gpsLink.logSourceError(error)
         }
     }
 
@@ -131,9 +131,9 @@ extension Device {
         board.service(nowNanoseconds: now)
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
-            baud = serviceGPS(&gps, nowNanoseconds: now)
+            baud = gpsLink.service(&gps, nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         }
-        serviceEpochDeadline(nowNanoseconds: now)
+        gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         if let next = imu?.nextPollNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
@@ -156,7 +156,7 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imu?.nextPollNanoseconds, deadline: pipeline.deadlineNanoseconds,
+        scheduler.arm(imuNextNanoseconds: imu?.nextPollNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds,
                       fired: ready.contains(.timer))
         return baud
     }

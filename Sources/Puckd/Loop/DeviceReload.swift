@@ -57,14 +57,14 @@ extension Device {
         let old = configuration
         configuration = new
         if new.heading != old.heading { heading.configuration = new.heading }
-        pipeline.assembler.configuration.quietCloseFraction = new.gps.quietCloseFraction
+        gpsLink.pipeline.assembler.configuration.quietCloseFraction = new.gps.quietCloseFraction
         if new.gpio.modeCycle != old.gpio.modeCycle, let cycle = try? ButtonModeCycle(new.gpio.modeCycle) {
             controls.modeCycle = cycle
         }
         if new.loop.tickHertz != old.loop.tickHertz {
             scheduler.setTickHertz(new.loop.tickHertz, imuPeriodNanoseconds: imu == nil ? nil : imuPeriodNanoseconds,
                                    nowNanoseconds: now)
-            scheduler.arm(imuNextNanoseconds: imu?.nextPollNanoseconds, deadline: pipeline.deadlineNanoseconds, fired: true)
+            scheduler.arm(imuNextNanoseconds: imu?.nextPollNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds, fired: true)
         }
         if new.tracking.followZoom != old.tracking.followZoom || new.tracking.followPitchDegrees != old.tracking.followPitchDegrees {
             followViewport = nil   // the configured follow-puck options apply again

@@ -29,9 +29,9 @@ extension Device {
     /// Off before any fix and while the receiver reports none; fast blink when the last position is older
     /// than `[gps] stale_s`; 1 Hz blink for 2D; on for 3D.
     func fixIndicator(nowNanoseconds now: Int64) -> FixIndicator {
-        guard let position = lastPositionNanoseconds else { return .noFix }
+        guard let position = gpsLink.lastPositionNanoseconds else { return .noFix }
         if now - position > Int64(configuration.gps.staleSeconds * 1e9) { return .stale }
-        switch lastFix?.mode ?? .noFix {
+        switch gpsLink.lastFix?.mode ?? .noFix {
         case .noFix: return .noFix
         case .twoD: return .fix2D
         case .threeD: return .fix3D
@@ -83,10 +83,10 @@ extension Device {
     /// Recomputes the fault bits and logs those that appear or clear.
     func updateFaults(nowNanoseconds now: Int64) {
         var f: DeviceFaults = []
-        switch gpsStatus {
+        switch gpsLink.status {
         case .waitingToReconnect, .failed: f.insert(.gpsDown)
         case .open, .finished:
-            if now - lastSentenceNanoseconds > Int64(configuration.gps.staleSeconds * 1e9) { f.insert(.gpsSilent) }
+            if now - gpsLink.lastSentenceNanoseconds > Int64(configuration.gps.staleSeconds * 1e9) { f.insert(.gpsSilent) }
         case .connecting: break
         }
         if let imu {

@@ -116,7 +116,7 @@ final class ReceiverTwinDevice {
 
     var output: String { String(decoding: Fixtures.readFile(outputPath) ?? [], as: UTF8.self) }
 
-    var status: ReceiverStatus { device.receiverLink.configurator.status }
+    var status: ReceiverStatus { device.gpsLink.receiverLink.configurator.status }
 
     func removeDirectory() {
         for name in ["output.txt", "state", "state.tmp", "gps0"] { unlink(directory + "/" + name) }
