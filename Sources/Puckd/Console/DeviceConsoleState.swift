@@ -33,11 +33,11 @@ extension Device {
         var t = DeviceConsoleTexts()
         t.board = ConsoleText(string: configuration.board.name)
         t.gps = ConsoleText(string: gpsDescription)
-        if let imu {
+        if let imu = imuLink.device {
             var text = imu.bus.description
             if let chip = imu.status.chip { text += ", " + chip.description }
             t.imu = ConsoleText(string: text)
-        } else if let imuProblem {
+        } else if let imuProblem = imuLink.problem {
             t.imu = ConsoleText("not opened")
             t.imuProblem = ConsoleText(string: imuProblem)
         } else {
@@ -90,7 +90,7 @@ extension Device {
         guard let console else { return }
         console.state.fix = gpsLink.lastFix
         console.state.skyView = gpsLink.pipeline.assembler.skyView
-        console.state.heading = imu != nil && heading.publishedCount > 0 ? heading.current : nil
+        console.state.heading = imuLink.device != nil && heading.publishedCount > 0 ? heading.current : nil
         console.state.magnetometerCalibration = heading.calibration
         console.state.update(from: core)
         console.state.framer = gpsLink.pipeline.framer.counters
@@ -109,12 +109,12 @@ extension Device {
         d.sources.removeAll()
         d.sources.set(ConsoleSource(name: "gps", description: t.gps, state: Self.gpsStateName(gpsLink.status),
                                     isHealthy: !faults.contains(.gpsDown) && !faults.contains(.gpsSilent)))
-        if let imu {
+        if let imu = imuLink.device {
             d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imu.status.state.name,
                                         isHealthy: !faults.contains(.imu)))
         } else {
-            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imuProblem == nil ? "none" : "absent",
-                                        isHealthy: imuProblem == nil))
+            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imuLink.problem == nil ? "none" : "absent",
+                                        isHealthy: imuLink.problem == nil))
         }
         d.sources.set(ConsoleSource(name: "gpio", description: t.gpio,
                                     state: gpio == nil ? (configuration.gpio.disabled ? "disabled" : "unavailable")
@@ -141,7 +141,7 @@ extension Device {
                 d.faults.append(ConsoleFault(source: "imu", reason: t.imuProblem))
             } else {
                 var reason = ConsoleText()
-                if let fault = imu?.status.lastFault { reason.append(fault.summary) } else {
+                if let fault = imuLink.device?.status.lastFault { reason.append(fault.summary) } else {
                     reason.append("the IMU delivers no samples")
                 }
                 reason.append("; the bearing falls back to the GPS course")

@@ -45,8 +45,8 @@ public final class Device {
     var followViewport: SavedFollowViewport?
 
     // MARK: edges
-    public internal(set) var imu: IMUDevice<DeviceI2CBus>?
-    let imuProblem: String?
+    /// The IMU device, its probe state and counters.
+    var imuLink: IMULink
     /// The world around the board: nothing on hardware, the simulated board's receiver, motion and hand.
     let board: BoardTwin
     let gpio: (any GPIOController)?
@@ -76,8 +76,6 @@ public final class Device {
     var accuracySetting: AccuracyAuthorization
     public internal(set) var faults: DeviceFaults = []
     var loggedFaults: DeviceFaults = []
-    var imuState: IMUDeviceState = .probing
-    var imuFaultLogged = false
     var gpioProblem: String?
     /// Counters of the parts the router runs itself (GPS, IMU, console, reloads); `counters` adds the
     /// components' own.
@@ -122,7 +120,6 @@ public final class Device {
         signalDescriptor = setup.signalDescriptor
         stopAtNanoseconds = setup.stopAtNanoseconds
         printsReport = setup.printsReport
-        imuProblem = setup.imuProblem
         gpioProblem = setup.gpioProblem
         startNanoseconds = now
         imuPeriodNanoseconds = 1_000_000_000 / Int64(c.imu.rateHertz)
@@ -174,17 +171,11 @@ public final class Device {
         while core.popEvent() != nil {}
 
         // IMU.
-        if let bus = setup.imuBus {
-            var imuConfiguration = IMUDeviceConfiguration()
-            imuConfiguration.mounting = c.imu.mounting
-            imuConfiguration.pollIntervalNanoseconds = imuPeriodNanoseconds
-            imu = IMUDevice(bus: bus, configuration: imuConfiguration)
-        } else {
-            imu = nil
-        }
+        imuLink = IMULink(bus: setup.imuBus, problem: setup.imuProblem, mounting: c.imu.mounting,
+                          pollIntervalNanoseconds: imuPeriodNanoseconds)
 
         // Timers and console.
-        scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: imu == nil ? nil : imuPeriodNanoseconds,
+        scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: imuLink.device == nil ? nil : imuPeriodNanoseconds,
                                   nowNanoseconds: now)
         let slots = scheduler.routerSlots
         var degradations: [String] = []

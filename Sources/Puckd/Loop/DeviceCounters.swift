@@ -63,6 +63,8 @@ extension Device {
         c.gpsBytes = gpsLink.bytes
         c.fixes = gpsLink.fixes
         c.gpsErrors = gpsLink.errors
+        c.imuPolls = imuLink.polls
+        c.imuSamples = imuLink.samples
         c.wakeUps = scheduler.wakeUps
         c.ticks = scheduler.ticks
         c.skippedTicks = scheduler.skippedTicks

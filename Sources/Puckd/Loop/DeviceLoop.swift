@@ -134,7 +134,7 @@ extension Device {
             baud = gpsLink.service(&gps, nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         }
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
-        if let next = imu?.nextPollNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
+        if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
         if let console, ready.contains(.console) || console.hasBufferedInput
@@ -156,7 +156,7 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imu?.nextPollNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds,
+        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds,
                       fired: ready.contains(.timer))
         return baud
     }

@@ -62,9 +62,9 @@ extension Device {
             controls.modeCycle = cycle
         }
         if new.loop.tickHertz != old.loop.tickHertz {
-            scheduler.setTickHertz(new.loop.tickHertz, imuPeriodNanoseconds: imu == nil ? nil : imuPeriodNanoseconds,
+            scheduler.setTickHertz(new.loop.tickHertz, imuPeriodNanoseconds: imuLink.device == nil ? nil : imuPeriodNanoseconds,
                                    nowNanoseconds: now)
-            scheduler.arm(imuNextNanoseconds: imu?.nextPollNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds, fired: true)
+            scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds, fired: true)
         }
         if new.tracking.followZoom != old.tracking.followZoom || new.tracking.followPitchDegrees != old.tracking.followPitchDegrees {
             followViewport = nil   // the configured follow-puck options apply again

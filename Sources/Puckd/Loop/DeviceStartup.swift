@@ -8,11 +8,7 @@ import Tracking
 /// Start-up steps that may degrade the device, and the start-up report.
 extension Device {
     /// Polls the IMU once so the report can say which chip answered (or why none did).
-    func probeIMU(now: Int64) {
-        guard imu != nil else { return }
-        _ = imu?.poll(nowNanoseconds: now)
-        imuState = imu?.status.state ?? .probing
-    }
+    func probeIMU(now: Int64) { imuLink.probe(nowNanoseconds: now) }
 
     /// The report lines (printed by `run` after the GPS source's first open attempt).
     func buildReport(now: Int64) {
@@ -22,7 +18,7 @@ extension Device {
         if let line = board.receiverReportLine(loops: c.sim.loop) { lines.append(line) }
         lines.append("gps: " + gpsDescription + (c.gps.strict ? ", strict (checksums required)" : ""))
         lines.append("gps: receiver: " + Self.receiverPlan(c.gps.receiver))
-        if let imu {
+        if let imu = imuLink.device {
             var text = "imu: " + imu.bus.description + ", " + String(c.imu.rateHertz) + " Hz, mounting " + c.imu.mounting.name
             if let chip = imu.status.chip {
                 text += ": " + chip.description
@@ -38,7 +34,7 @@ extension Device {
             if let line = board.imuReportLine { lines.append(line) }
         } else if case .none = c.imu.chip {
             lines.append("imu: none configured: the bearing comes from the GPS course")
-        } else if let imuProblem {
+        } else if let imuProblem = imuLink.problem {
             lines.append("imu: not opened (see degraded)")
             degradations.append("no IMU: " + imuProblem + "; the bearing falls back to the GPS course")
         }

@@ -89,12 +89,12 @@ extension Device {
             if now - gpsLink.lastSentenceNanoseconds > Int64(configuration.gps.staleSeconds * 1e9) { f.insert(.gpsSilent) }
         case .connecting: break
         }
-        if let imu {
+        if let imu = imuLink.device {
             let state = imu.status.state
             if state == .faulted || state == .backoff || (state != .running && now - startNanoseconds > 2_000_000_000) {
                 f.insert(.imu)
             }
-        } else if imuProblem != nil {
+        } else if imuLink.problem != nil {
             f.insert(.imu)
         }
         if persistence.isFaulted { f.insert(.state) }
