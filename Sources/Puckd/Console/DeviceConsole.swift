@@ -1,5 +1,4 @@
 import Console
-import Glibc
 import Hardware
 
 /// Where the device's console is, as `RunCommand` resolved `[console] device` / `--console`.
