@@ -139,10 +139,10 @@ extension Device {
     func applyCalibration(_ request: ConsoleCalibrationRequest, nowNanoseconds now: Int64) -> StaticString? {
         switch request {
         case .magnetometer:
-            guard imuLink.device != nil else { return "no IMU, nothing to calibrate (status says why)" }
+            guard imuLink.isPresent else { return "no IMU, nothing to calibrate (status says why)" }
             startMagnetometerCalibration(nowNanoseconds: now)
         case .gyroscope:
-            guard imuLink.device != nil else { return "no IMU, nothing to calibrate (status says why)" }
+            guard imuLink.isPresent else { return "no IMU, nothing to calibrate (status says why)" }
             startGyroscopeCalibration(nowNanoseconds: now)
         case .stop:
             if calibration.isRunning {

@@ -90,7 +90,7 @@ extension Device {
         guard let console else { return }
         console.state.fix = gpsLink.lastFix
         console.state.skyView = gpsLink.pipeline.assembler.skyView
-        console.state.heading = imuLink.device != nil && heading.publishedCount > 0 ? heading.current : nil
+        console.state.heading = imuLink.isPresent && heading.publishedCount > 0 ? heading.current : nil
         console.state.magnetometerCalibration = heading.calibration
         console.state.update(from: core)
         console.state.framer = gpsLink.pipeline.framer.counters
@@ -109,8 +109,8 @@ extension Device {
         d.sources.removeAll()
         d.sources.set(ConsoleSource(name: "gps", description: t.gps, state: Self.gpsStateName(gpsLink.status),
                                     isHealthy: !faults.contains(.gpsDown) && !faults.contains(.gpsSilent)))
-        if let imu = imuLink.device {
-            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imu.status.state.name,
+        if let status = imuLink.status {
+            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: status.state.name,
                                         isHealthy: !faults.contains(.imu)))
         } else {
             d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imuLink.problem == nil ? "none" : "absent",
@@ -141,7 +141,7 @@ extension Device {
                 d.faults.append(ConsoleFault(source: "imu", reason: t.imuProblem))
             } else {
                 var reason = ConsoleText()
-                if let fault = imuLink.device?.status.lastFault { reason.append(fault.summary) } else {
+                if let fault = imuLink.status?.lastFault { reason.append(fault.summary) } else {
                     reason.append("the IMU delivers no samples")
                 }
                 reason.append("; the bearing falls back to the GPS course")

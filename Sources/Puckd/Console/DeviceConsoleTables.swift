@@ -79,7 +79,7 @@ extension Device {
         t.append("imu.polls", Int64(truncatingIfNeeded: c.imuPolls))
         t.append("imu.samples", Int64(truncatingIfNeeded: c.imuSamples))
         t.append("heading.published", Int64(truncatingIfNeeded: c.headingsPublished))
-        if let status = imuLink.device?.status {
+        if let status = imuLink.status {
             let e = status.errors
             t.append("i2c.errors.nack", Int64(e[.noAcknowledge]))
             t.append("i2c.errors.io", Int64(e[.io]))

@@ -175,7 +175,7 @@ public final class Device {
                           pollIntervalNanoseconds: imuPeriodNanoseconds)
 
         // Timers and console.
-        scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: imuLink.device == nil ? nil : imuPeriodNanoseconds,
+        scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: !imuLink.isPresent ? nil : imuPeriodNanoseconds,
                                   nowNanoseconds: now)
         let slots = scheduler.routerSlots
         var degradations: [String] = []

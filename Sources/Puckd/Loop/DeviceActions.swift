@@ -50,7 +50,7 @@ extension Device {
                 out.append(full ? "accuracy: full accuracy applies" : "accuracy: temporary full accuracy refused (not authorized)")
             }
         case .startMagnetometerCalibration:
-            guard imuLink.device != nil else {
+            guard imuLink.isPresent else {
                 output.line { out in out.append("calibration: no IMU, nothing to calibrate") }
                 return
             }

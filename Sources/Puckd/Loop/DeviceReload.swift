@@ -62,7 +62,7 @@ extension Device {
             controls.modeCycle = cycle
         }
         if new.loop.tickHertz != old.loop.tickHertz {
-            scheduler.setTickHertz(new.loop.tickHertz, imuPeriodNanoseconds: imuLink.device == nil ? nil : imuPeriodNanoseconds,
+            scheduler.setTickHertz(new.loop.tickHertz, imuPeriodNanoseconds: !imuLink.isPresent ? nil : imuPeriodNanoseconds,
                                    nowNanoseconds: now)
             scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds, fired: true)
         }

@@ -89,8 +89,8 @@ extension Device {
             if now - gpsLink.lastSentenceNanoseconds > Int64(configuration.gps.staleSeconds * 1e9) { f.insert(.gpsSilent) }
         case .connecting: break
         }
-        if let imu = imuLink.device {
-            let state = imu.status.state
+        if let status = imuLink.status {
+            let state = status.state
             if state == .faulted || state == .backoff || (state != .running && now - startNanoseconds > 2_000_000_000) {
                 f.insert(.imu)
             }

@@ -5,6 +5,8 @@ import IMU
 /// `service` reads one sample when the poll is due; the router fuses it into the heading.
 struct IMULink {
     private(set) var device: IMUDevice<DeviceI2CBus>?
+    /// True when an IMU bus was opened (the device exists, whether or not a chip answers).
+    let isPresent: Bool
     /// Why the configured IMU could not be opened (nil: opened, or none configured).
     let problem: String?
     private var loggedState: IMUDeviceState = .probing
@@ -15,20 +17,27 @@ struct IMULink {
     /// The IMU on `bus` polled every `pollIntervalNanoseconds` (start-up).
     init(bus: DeviceI2CBus?, problem: String?, mounting: MountingOrientation, pollIntervalNanoseconds: Int64) {
         self.problem = problem
+        isPresent = bus != nil
         guard let bus else { return }
         var configuration = IMUDeviceConfiguration()
         configuration.mounting = mounting
         configuration.pollIntervalNanoseconds = pollIntervalNanoseconds
-        device = IMUDevice(bus: bus, configuration: configuration)
+        let opened = IMUDevice(bus: bus, configuration: configuration)
+        deadlineNanoseconds = opened.nextPollNanoseconds
+        device = opened
     }
 
-    /// When the next poll is due, monotonic ns (nil: no IMU).
-    var deadlineNanoseconds: Int64? { device?.nextPollNanoseconds }
+    /// The device's status (chip, state, faults, error counters); nil without an IMU.
+    var status: IMUDeviceStatus? { device?.status }
+
+    /// When the next poll is due, monotonic ns (nil: no IMU); the device's, kept after each poll.
+    private(set) var deadlineNanoseconds: Int64?
 
     /// Polls once at start-up so the report can say which chip answered (or why none did).
     mutating func probe(nowNanoseconds now: Int64) {
         guard device != nil else { return }
         _ = device?.poll(nowNanoseconds: now)
+        deadlineNanoseconds = device?.nextPollNanoseconds
         loggedState = device?.status.state ?? .probing
     }
 
@@ -36,6 +45,7 @@ struct IMULink {
     mutating func service(nowNanoseconds now: Int64, output: DeviceOutput) -> IMUReading? {
         polls &+= 1
         let reading = device?.poll(nowNanoseconds: now)
+        deadlineNanoseconds = device?.nextPollNanoseconds
         noteState(output: output)
         if reading != nil { samples &+= 1 }
         return reading
