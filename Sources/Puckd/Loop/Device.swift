@@ -11,16 +11,17 @@ import State
 import SystemCalls
 import Tracking
 
-/// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling and the
-/// tracking tick (armed for whichever is next; a tick near an IMU poll shares its wake-up), the button
-/// lines, the PPS line, the console and a signalfd; bytes become
-/// fixes (`NMEAPipeline`), IMU samples become headings (`HeadingEstimator`), both feed the puck and
-/// camera (`TrackingCore`); buttons become core commands, LEDs show fix, mode and faults.
+/// The device: one thread, one `poll()`, and a router over owned components (the wake scheduler,
+/// GPS link, IMU link, controls, PPS input, persistence, board twin and console link; see
+/// DEVELOPERS.md, "The loop's parts"). Each wake-up reads the monotonic clock once, services the parts
+/// whose descriptors are ready or whose deadlines passed, and routes what they produce: fixes and IMU
+/// samples to the heading and the tracking core (puck and camera), presses and console commands to core
+/// commands, the core's events to the LEDs and the state.
 ///
 /// Built at start-up from a `DeviceSetup` (everything that allocates happens there); `run(gps:)`
-/// then loops until SIGTERM/SIGINT. Each wake-up reads the monotonic clock once and passes it down,
-/// and allocates nothing (proved by `DeviceAllocationTests`). Degraded instead of dead: a missing IMU,
-/// GPIO chip, PPS input or state directory is reported once and the device runs without it.
+/// then loops until a `StopReason`. A wake-up allocates nothing (proved by `DeviceAllocationTests`).
+/// Degraded instead of dead: a missing IMU, GPIO chip, PPS input or state directory is reported once
+/// and the device runs without it.
 public final class Device {
     // MARK: configuration
     /// The running configuration.
