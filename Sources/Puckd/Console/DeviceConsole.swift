@@ -134,7 +134,10 @@ final class DeviceConsole {
     /// start command. A `locked` session asks for the password first (the start command runs after
     /// the login). Returns the command the start command produced for the device (at most one).
     func beginSession(version: StaticString, fresh: Bool, locked: Bool) -> ConsoleCommand? {
-        if fresh { session = ConsoleSession(options: options) }
+        if fresh {
+            session = ConsoleSession(options: options)
+            awaitingTick = nil   // a command of the ended session gets no answer in the new one
+        }
         sessionConnection = transport.connectionCount
         sessionCount += 1
         if locked { session.lock() }
