@@ -4,6 +4,7 @@ import Controls
 import Hardware
 import Heading
 import State
+import SystemCalls
 import Tracking
 
 /// The tracking tick (core, events, faults, LEDs) and the periodic work of every wake-up.

@@ -1,4 +1,3 @@
-import CLinux
 import Console
 import Hardware
 import State
@@ -43,7 +42,7 @@ struct Persistence {
                 lines.append("state: " + store.path + " is damaged (" + error.reason + "); "
                     + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
             case .unreadable(let code, let movedTo):
-                lines.append("state: cannot read " + store.path + " (" + Self.errorText(code) + "); "
+                lines.append("state: cannot read " + store.path + " (" + code.message + "); "
                     + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
             }
             if store.removedStaleTemporary {
@@ -75,8 +74,7 @@ struct Persistence {
         guard let store else { return }
         dirty = false
         nextWriteNanoseconds = now + Int64(intervalSeconds * 1e9)
-        let code = store.save(record)
-        if code == 0 {
+        guard let failure = store.save(record) else {
             writes &+= 1
             if writeFailed {
                 writeFailed = false
@@ -89,7 +87,7 @@ struct Persistence {
             writeFailed = true
             output.line(.error) { out in
                 out.append("state: writing the state file failed (")
-                SystemErrorText.write(code) { out.append($0) }
+                failure.write { out.append($0) }
                 out.append("); keeping the state in memory and retrying")
             }
         }
@@ -99,9 +97,8 @@ struct Persistence {
     /// The last save at shutdown: the log's words for it, and the exit status (74 when it failed).
     func finalSave(_ record: DeviceStateRecord) -> (text: String, status: Int32) {
         if let store {
-            let code = store.save(record)
-            if code == 0 { return ("state saved to " + store.path, ExitStatus.ok) }
-            return ("saving the state to " + store.path + " failed (" + SystemErrorText.describe(code)
+            guard let failure = store.save(record) else { return ("state saved to " + store.path, ExitStatus.ok) }
+            return ("saving the state to " + store.path + " failed (" + failure.description
                     + "): the changes since the last save are lost; exit status " + String(ExitStatus.stateNotSaved),
                     ExitStatus.stateNotSaved)
         }
@@ -124,10 +121,5 @@ struct Persistence {
         t.append("state.writes", Int64(truncatingIfNeeded: writes))
         t.append("state.writeFailures", Int64(truncatingIfNeeded: writeFailures))
         t.append("state.unchangedSavesSkipped", Int64(store?.unchangedSaveCount ?? 0))
-    }
-
-    /// The C library's text of `code` ("Permission denied"), as strerror(3) says it.
-    static func errorText(_ code: Int32) -> String {
-        clinux_errno_text(code).map { String(cString: $0) } ?? "Unknown error " + String(code)
     }
 }

@@ -55,8 +55,8 @@ struct ControlsLink {
     func fillPollSlots(_ poll: PollSet, gpio: (any GPIOController)?) {
         var primary: FileDescriptor?, secondary: FileDescriptor?
         if let gpio, let buttons {
-            primary = FileDescriptor(rawValue: buttons.descriptor(of: .primary, on: gpio))
-            secondary = FileDescriptor(rawValue: buttons.descriptor(of: .secondary, on: gpio))
+            primary = buttons.descriptor(of: .primary, on: gpio)
+            secondary = buttons.descriptor(of: .secondary, on: gpio)
         }
         poll.set(slots[0], descriptor: primary, events: .readable)
         poll.set(slots[1], descriptor: secondary, events: .readable)

@@ -45,7 +45,7 @@ struct PPSInput {
     /// The line's event descriptor, for the poll set.
     func fillPollSlots(_ poll: PollSet, gpio: (any GPIOController)?) {
         var descriptor: FileDescriptor?
-        if let gpio, let line { descriptor = FileDescriptor(rawValue: gpio.eventDescriptor(line)) }
+        if let gpio, let line { descriptor = gpio.eventDescriptor(line) }
         poll.set(slot, descriptor: descriptor, events: .readable)
     }
 
