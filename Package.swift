@@ -93,7 +93,7 @@ let package = Package(
 
         // `make bench`: figures, not tests.
         .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",
-                                                             "Heading", "CMallocCounter", "TestSupport"],
+                                                             "Heading", "SystemCalls", "CMallocCounter", "TestSupport"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).

@@ -4,6 +4,7 @@ import Glibc
 import Hardware
 import Puckd
 import Simulation
+import SystemCalls
 
 /// `puckd-bench device [PUCKD [SECONDS]]`: the device at real rates on the simulated board (10 Hz GPS
 /// over a pty, 100 Hz IMU through the register twin, 60 Hz tick, LEDs, a status line a second).
@@ -186,7 +187,7 @@ private func inProcessFigures() -> Int32 {
         setup.simulation = board
         setup.gpio = board.gpio
         if let imu = board.imu { setup.imuBus = .simulated(imu.bus) }
-        setup.outputDescriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        setup.outputDescriptor = FileDescriptor(known: open("/dev/null", O_WRONLY | O_CLOEXEC))
         setup.printsReport = false
         let device = Device(setup: setup, nowNanoseconds: start)
         var source = SerialSource(path: board.receiver.slavePath, baudRate: 115200)

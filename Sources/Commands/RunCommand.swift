@@ -6,6 +6,7 @@ import Hardware
 import Heading
 import Puckd
 import Simulation
+import SystemCalls
 
 /// `puckd run`: the device. Loads the configuration (board profile ← config file ← `--set`), opens
 /// what the board has (degrading around what is missing), and runs the loop until SIGTERM/SIGINT.
@@ -152,10 +153,10 @@ public enum RunCommand {
             if case .file = address { setup.gpsIsRecording = true }
             openHardware(c, into: &setup)
         }
-        setup.signalDescriptor = signals
+        setup.signalDescriptor = FileDescriptor(rawValue: signals)
         setup.console = resolveConsole(c.console.device, gpsOnStandardInput: address == .standardInput)
         // Logs go to standard error when the console owns standard output.
-        if case .standardStreams = setup.console { setup.outputDescriptor = 2 } else { setup.outputDescriptor = 1 }
+        setup.outputDescriptor = if case .standardStreams = setup.console { .standardError } else { .standardOutput }
         setup.notifier = SystemdNotifier.fromEnvironment()
         let device = Device(setup: setup, nowNanoseconds: now)
         var visitor = DeviceVisitor(device: device)

@@ -62,10 +62,12 @@ final class ConsoleDeviceHarness {
         close(inputWrite)
     }
 
-    /// Types a line, steps the device once (1 ms), and returns what the console wrote.
+    /// Types a line, steps the device once (1 ms) and then until the command is answered (a reply
+    /// waits for the next scheduled tick: at most a tick period), and returns what the console wrote.
     func command(_ line: String) -> String {
         type(line + "\n")
         h.advance(by: 1_000_000)
+        while h.device.console?.awaitingTick != nil { h.advance(by: 1_000_000) }
         return take()
     }
 

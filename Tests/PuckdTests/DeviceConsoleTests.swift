@@ -330,17 +330,17 @@ import Tracking
         defer { c.h.removeDirectory() }
         c.type("mode none\nversion")   // the last line has no line end
         c.endInput()
-        c.advance(by: 2_000_000)
+        c.advance(by: 40_000_000)   // each reply waits for the next scheduled tick (60 Hz): two ticks
         #expect(c.take() == "mode none (tracking state possible)\npuckd " + PuckdVersion.string.description + "\n")
-        #expect(c.device.stopSignal == Device.stopEndOfInput)
-        #expect(c.device.stopReason == "the end of the console's input")
+        #expect(c.device.stopReason == .endOfInput)
+        #expect(c.device.stopReason?.description == "the end of the console's input")
 
         let w = try started()
         defer { w.h.removeDirectory() }
         w.type("watch status 10\n")
         w.endInput()
         w.advance(by: 500_000_000)
-        #expect(w.device.stopSignal == 0, "a scripted watch keeps running after the end of input")
+        #expect(w.device.stopReason == nil, "a scripted watch keeps running after the end of input")
         let frames = w.take().ranges(of: "puckd 0.1.0, board ").count
         #expect(frames >= 4 && frames <= 6, "10 Hz for 0.5 s: \(frames) frames")
         #expect(w.h.output.contains("puckd: console: end of input; the watch keeps running until SIGINT or SIGTERM"))
@@ -373,7 +373,7 @@ import Tracking
         let c = try started()
         defer { c.h.removeDirectory() }
         #expect(c.command("quit") == "bye\n")
-        #expect(c.device.stopSignal == Device.stopConsoleQuit)
+        #expect(c.device.stopReason == .consoleQuit)
         #expect(c.command("status") == "", "nothing is read after quit")
     }
 }

@@ -41,7 +41,7 @@ import Testing
             #expect(delay >= 25_000_000 && delay <= 25_000_000 + step, "epoch \(k): applied \(delay) ns after its bytes")
         }
         #expect(sameWakeUp >= 20, "\(sameWakeUp) of \(appliedAt.count - 2) epochs in the wake-up that read them")
-        let counters = h.device.pipeline.assembler.counters
+        let counters = h.device.gpsLink.pipeline.assembler.counters
         #expect(counters.epochsClosedAtCycleEnder == sameWakeUp)
         #expect(counters.sentencesAfterClose == 0 && counters.epochsClosedByQuietLine > 0)
     }
@@ -50,14 +50,14 @@ import Testing
         let h = try SimulatedDeviceHarness(overrides: ["gps.quiet_close_fraction=0"])
         defer { h.removeDirectory() }
         h.advance(by: 3_000_000_000)
-        let counters = h.device.pipeline.assembler.counters
+        let counters = h.device.gpsLink.pipeline.assembler.counters
         #expect(counters.epochsClosedByQuietLine == 0 && counters.epochsClosedByNextEpoch > 0)
         #expect(counters.epochsClosedAtCycleEnder > 20)
         var changed = h.device.configuration
         changed.gps.quietCloseFraction = 0.5
         h.device.apply(changed, nowNanoseconds: h.now)
-        #expect(h.device.pipeline.assembler.configuration.quietCloseFraction == 0.5)
+        #expect(h.device.gpsLink.pipeline.assembler.configuration.quietCloseFraction == 0.5)
         h.advance(by: 6_000_000_000)                             // past the drive's next talker switch
-        #expect(h.device.pipeline.assembler.counters.epochsClosedByQuietLine > 0)
+        #expect(h.device.gpsLink.pipeline.assembler.counters.epochsClosedByQuietLine > 0)
     }
 }

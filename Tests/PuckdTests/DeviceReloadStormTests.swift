@@ -43,7 +43,7 @@ import TestSupport
         defer { rmdir(h.directory + "/state.tmp"); h.removeDirectory() }
         try #require(mkdir(h.directory + "/state.tmp", 0o700) == 0)          // the temporary file cannot be created
         _ = h.device.core.setTrackingMode(.followWithCourse, animated: false, atNanoseconds: h.now)
-        h.device.stateDirty = true
+        h.device.persistence.dirty = true
         h.advance(by: 100_000_000)
         #expect(h.output.contains("state: writing the state file failed (Is a directory (EISDIR)); keeping the state "
             + "in memory and retrying"), "\(h.output)")

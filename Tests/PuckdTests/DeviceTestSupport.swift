@@ -5,6 +5,7 @@ import Hardware
 @testable import Simulation
 import TestSupport
 @testable import Puckd
+import SystemCalls
 
 /// A simulated device driven in-process with a synthetic clock: `advance` steps the loop as if it
 /// woke every `stepNanoseconds` with every descriptor readable. Output goes to a temporary file.
@@ -37,7 +38,7 @@ final class SimulatedDeviceHarness {
         setup.simulation = board
         setup.gpio = board.gpio
         if let imu = board.imu { setup.imuBus = .simulated(imu.bus) }
-        setup.outputDescriptor = outputFD
+        setup.outputDescriptor = FileDescriptor(known: outputFD)
         setup.printsReport = false
         prepare(board)
         setupChanges(&setup)

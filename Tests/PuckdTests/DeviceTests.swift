@@ -39,7 +39,7 @@ import Tracking
             #expect(h.board.press(.primary, long: false, longPressNanoseconds: 1_000_000_000, nowNanoseconds: h.now))
             h.advance(by: 4_300_000_000)
             #expect(h.device.core.trackingMode == mode)
-            let changedAt = h.device.modeChangedAtNanoseconds
+            let changedAt = h.device.controls.modeChangedAtNanoseconds
             #expect(changedAt > pressedAt && changedAt < pressedAt + 400_000_000, "released after 150 ms, decided 30 ms later")
             // Two full blink groups (2 s each, from the change): n pulses of 120 ms each, 250 ms apart.
             for group in 0..<2 {

@@ -34,8 +34,8 @@ import TestSupport
         let perSecond = Double(h.device.counters.fixes - before) / 5
         #expect(perSecond > 9.5 && perSecond < 10.5, "\(perSecond) fixes a second")
         // UBX replies were read with their checksums and counted.
-        #expect(h.device.receiverLink.ubx.counters.delivered >= 10)
-        #expect(h.device.receiverLink.ubx.counters.badChecksums == 0)
+        #expect(h.device.gpsLink.receiverLink.ubx.counters.delivered >= 10)
+        #expect(h.device.gpsLink.receiverLink.ubx.counters.badChecksums == 0)
         let log = h.output
         #expect(log.contains("gps: receiver: u-blox M8 CAM-M8C-0 (SPG 3.01, protocol 18.00), recognized from its version reply"))
         #expect(log.contains("gps: receiver and port switched from 9600 to 115200 baud, NMEA verified at the new speed"))
@@ -109,8 +109,8 @@ import TestSupport
         defer { h.removeDirectory() }
         h.run(for: 15_000_000_000)
         #expect(twin.baudRate == 115200 && h.source.baudRate == 115200)
-        #expect(h.device.baudSearch?.currentBaud == 115200)
-        #expect(h.device.baudSearch?.state == .locked)
+        #expect(h.device.gpsLink.baudSearch?.currentBaud == 115200)
+        #expect(h.device.gpsLink.baudSearch?.state == .locked)
         twin.powerCycle(nowNanoseconds: h.now)
         h.run(for: 60_000_000_000)
         #expect(twin.baudRate == 115200 && twin.current.periodMilliseconds == 100)

@@ -1,5 +1,4 @@
 import Console
-import Glibc
 import Hardware
 
 /// Where the device's console is, as `RunCommand` resolved `[console] device` / `--console`.
@@ -49,6 +48,11 @@ final class DeviceConsole {
     let name: ConsoleText
     /// Wrong passwords and the timed refusal after them; kept across sessions and reconnects.
     var loginGate = ConsoleLoginGate()
+    /// The command applied and waiting for the next scheduled tick to be answered (the reply shows the
+    /// puck and camera that tick computes); no further input is read until it is answered.
+    var awaitingTick: ConsoleCommand?
+    /// The input ended while a command waited: the end of input is handled once it is answered.
+    var inputEndedWhileAwaiting = false
 
     init(transport: ConsoleTransport, startCommand: String, name: String) {
         self.name = ConsoleText(string: name)
@@ -130,7 +134,10 @@ final class DeviceConsole {
     /// start command. A `locked` session asks for the password first (the start command runs after
     /// the login). Returns the command the start command produced for the device (at most one).
     func beginSession(version: StaticString, fresh: Bool, locked: Bool) -> ConsoleCommand? {
-        if fresh { session = ConsoleSession(options: options) }
+        if fresh {
+            session = ConsoleSession(options: options)
+            awaitingTick = nil   // a command of the ended session gets no answer in the new one
+        }
         sessionConnection = transport.connectionCount
         sessionCount += 1
         if locked { session.lock() }

@@ -1,6 +1,5 @@
 import Configuration
 import Console
-import Glibc
 import Hardware
 
 /// Who may do what on the console: `[console] access` (read-only, operate, full) decides which

@@ -12,7 +12,7 @@ extension Device {
     /// Applies `command` (as the session returned it) and replies.
     func perform(_ command: ConsoleCommand, nowNanoseconds now: Int64) {
         guard let console else { return }
-        counters.commands &+= 1
+        routerCounters.commands &+= 1
         if case .login(let password) = command {
             login(password, nowNanoseconds: now)
             return
@@ -27,13 +27,23 @@ extension Device {
             return
         }
         if case .config(let request) = command, !configCommand(request, nowNanoseconds: now) { return }
-        // The core's puck and camera are computed at a tick: one at this same instant shows the change.
-        core.tick(atNanoseconds: now)
-        drainCoreEvents()
+        // The core computes the puck and camera at its scheduled ticks only: the reply waits for the
+        // next one (at most a tick period), so it shows what the command changed.
+        console.awaitingTick = command
+    }
+
+    /// After a scheduled tick: answers the command that waited for it.
+    func answerAwaitingCommand(nowNanoseconds now: Int64) {
+        guard let console, let command = console.awaitingTick else { return }
+        console.awaitingTick = nil
         refreshConsoleState(nowNanoseconds: now)
         console.session.reply(to: command, state: console.state)
         logConsoleChange(command)
         if case .quit = command { quit() }
+        if console.inputEndedWhileAwaiting {
+            console.inputEndedWhileAwaiting = false
+            inputEndedAfterLastReply()
+        }
     }
 
     /// The follow-puck options in use: set on the console (and saved), else the configured ones.
@@ -49,7 +59,7 @@ extension Device {
             case .show: break
             case .set(let mode, let animated): core.setTrackingMode(mode, animated: animated, atNanoseconds: now)
             case .next(let animated):
-                switch modeCycle.next(after: currentCycleEntry) {
+                switch controls.modeCycle.next(after: currentCycleEntry) {
                 case .mode(let mode): core.setTrackingMode(mode, animated: animated, atNanoseconds: now)
                 case .overview:
                     core.transitionViewport(to: .overview(OverviewOptions()), transition: animated ? .default : .immediate,
@@ -66,7 +76,7 @@ extension Device {
             if let accuracy {
                 accuracySetting = accuracy
                 core.changeAuthorization(status: core.authorization.status, accuracy: accuracy, atNanoseconds: now)
-                stateDirty = true
+                persistence.dirty = true
             }
             return nil
         case .precise(let key):
@@ -97,17 +107,8 @@ extension Device {
         case .calibrate(let request):
             return applyCalibration(request, nowNanoseconds: now)
         case .press(let button, let long):
-            guard let simulation else {
-                return "only the simulated board (--board sim) has buttons the console can press; press the real button"
-            }
-            let longNanoseconds = Int64(configuration.gpio.longPressMilliseconds) * 1_000_000
-            if long && longNanoseconds == 0 { return "long presses are off ([gpio] long_press_ms = 0)" }
-            if !simulation.press(button == 2 ? .secondary : .primary, long: long, longPressNanoseconds: longNanoseconds,
-                                 nowNanoseconds: now) {
-                return button == 2 ? "no second button configured ([gpio] button2), or it is still held"
-                    : "no button configured ([gpio] button), or it is still held"
-            }
-            return nil
+            return board.press(button == 2 ? .secondary : .primary, long: long,
+                               longPressNanoseconds: Int64(configuration.gpio.longPressMilliseconds) * 1_000_000, nowNanoseconds: now)
         }
     }
 
@@ -123,7 +124,7 @@ extension Device {
                                                 bearing: bearing?.followPuckBearing ?? options.bearing ?? .heading)
                 followViewport = saved
                 options = saved.options
-                stateDirty = true
+                persistence.dirty = true
             }
             core.transitionViewport(to: .followPuck(options), transition: immediate ? .immediate : .default, atNanoseconds: now)
         case .overview(let immediate):
@@ -138,10 +139,10 @@ extension Device {
     func applyCalibration(_ request: ConsoleCalibrationRequest, nowNanoseconds now: Int64) -> StaticString? {
         switch request {
         case .magnetometer:
-            guard imu != nil else { return "no IMU, nothing to calibrate (status says why)" }
+            guard imuLink.isPresent else { return "no IMU, nothing to calibrate (status says why)" }
             startMagnetometerCalibration(nowNanoseconds: now)
         case .gyroscope:
-            guard imu != nil else { return "no IMU, nothing to calibrate (status says why)" }
+            guard imuLink.isPresent else { return "no IMU, nothing to calibrate (status says why)" }
             startGyroscopeCalibration(nowNanoseconds: now)
         case .stop:
             if calibration.isRunning {
@@ -170,8 +171,8 @@ extension Device {
         console.session.endInput()
         if console.isSerial {
             console.replaceSessionWhenFlushed = true
-        } else if stopSignal == 0 {
-            stopSignal = Self.stopConsoleQuit
+        } else if stopReason == nil {
+            stopReason = .consoleQuit
         }
     }
 

@@ -39,7 +39,7 @@ extension Device {
             if console.hasBufferedInput { return }
         }
         var reads = 0
-        while reads < 4 && stopSignal == 0 && !console.inputPaused {
+        while reads < 4 && stopReason == nil && !console.inputPaused && console.awaitingTick == nil {
             reads += 1
             let result = console.transport.read(into: console.readBuffer, nowNanoseconds: now)
             if console.isSerial && console.transport.connectionCount != console.sessionConnection {
@@ -69,11 +69,11 @@ extension Device {
         guard let console else { return }
         let bytes = UnsafeRawBufferPointer(rebasing: console.readBuffer[0..<console.inputCount])
         var offset = console.inputOffset
-        while stopSignal == 0 && !console.session.hasEnded && !console.inputPaused,
+        while stopReason == nil && !console.session.hasEnded && !console.inputPaused && console.awaitingTick == nil,
               let command = console.session.feed(bytes, from: &offset) {
             perform(command, nowNanoseconds: now)
         }
-        console.inputOffset = stopSignal != 0 || console.session.hasEnded ? console.inputCount : offset
+        console.inputOffset = stopReason != nil || console.session.hasEnded ? console.inputCount : offset
         if console.inputPaused && console.hasBufferedInput { flushConsole(nowNanoseconds: now) }
     }
 
@@ -83,13 +83,23 @@ extension Device {
         guard let console else { return }
         if let command = console.session.endOfInput() { perform(command, nowNanoseconds: now) }
         console.inputEnded = true
+        if console.awaitingTick != nil {
+            console.inputEndedWhileAwaiting = true
+            return
+        }
+        inputEndedAfterLastReply()
+    }
+
+    /// After the last reply of an ended input: stop, unless a scripted watch runs.
+    func inputEndedAfterLastReply() {
+        guard let console else { return }
         if console.session.isWatching && !console.isInteractive {
             output.line { out in
                 out.append("console: end of input; the watch keeps running until SIGINT or SIGTERM")
             }
             return
         }
-        if stopSignal == 0 { stopSignal = Self.stopEndOfInput }
+        if stopReason == nil { stopReason = .endOfInput }
     }
 
     /// A serial console's port failed: said once per kind until it opens again.
@@ -125,8 +135,8 @@ extension Device {
     /// Writes what the console's transport takes now; a broken standard output stops puckd.
     func flushConsole(nowNanoseconds now: Int64) {
         guard let console else { return }
-        if !console.writePending() && !console.isSerial && stopSignal == 0 {
-            stopSignal = Self.stopOutputClosed
+        if !console.writePending() && !console.isSerial && stopReason == nil {
+            stopReason = .outputClosed
         }
         if console.replaceSessionWhenFlushed && console.session.pendingOutputCount == 0 {
             console.replaceSessionWhenFlushed = false
@@ -136,8 +146,14 @@ extension Device {
 
     /// Shutdown: the last replies written (up to 2 s for a reader that is still reading), the terminal
     /// restored, and log lines back on their descriptor.
-    func finishConsole() {
+    func finishConsole(nowNanoseconds now: Int64) {
         guard let console else { return }
+        if let command = console.awaitingTick {
+            // Stopped before the next tick: answered with the state as it is (no tick outside the schedule).
+            console.awaitingTick = nil
+            refreshConsoleState(nowNanoseconds: now)
+            console.session.reply(to: command, state: console.state)
+        }
         output.console = nil
         console.drain(milliseconds: console.isSerial ? 500 : 2000)
         console.transport.restoreTerminal()

@@ -33,11 +33,11 @@ extension Device {
         var t = DeviceConsoleTexts()
         t.board = ConsoleText(string: configuration.board.name)
         t.gps = ConsoleText(string: gpsDescription)
-        if let imu {
+        if let imu = imuLink.device {
             var text = imu.bus.description
             if let chip = imu.status.chip { text += ", " + chip.description }
             t.imu = ConsoleText(string: text)
-        } else if let imuProblem {
+        } else if let imuProblem = imuLink.problem {
             t.imu = ConsoleText("not opened")
             t.imuProblem = ConsoleText(string: imuProblem)
         } else {
@@ -49,17 +49,11 @@ extension Device {
             t.gpio = ConsoleText(configuration.gpio.disabled ? "disabled ([gpio] chip = none)" : "not opened")
             if let gpioProblem { t.gpioProblem = ConsoleText(string: gpioProblem) }
         }
-        if let ppsDevice {
-            t.pps = ConsoleText(string: ppsDevice.path)
-        } else if let ppsLine {
-            t.pps = ConsoleText(string: "line " + String(ppsLine.offset))
-        } else {
-            t.pps = ConsoleText("none")
-        }
-        if let ppsProblem { t.ppsProblem = ConsoleText(string: ppsProblem) }
+        t.pps = ppsInput.descriptionText
+        if let ppsProblem = ppsInput.problem { t.ppsProblem = ConsoleText(string: ppsProblem) }
         t.console = ConsoleText(string: console.transport.description)
-        t.state = ConsoleText(string: stateStore?.path ?? configuration.state.directory)
-        if let stateProblem { t.stateProblem = ConsoleText(string: stateProblem) }
+        t.state = ConsoleText(string: persistence.store?.path ?? configuration.state.directory)
+        if let stateProblem = persistence.problem { t.stateProblem = ConsoleText(string: stateProblem) }
         t.configPath = ConsoleText(string: configurationSaveTarget ?? "")
         consoleTexts = t
         var d = ConsoleDeviceState()
@@ -94,53 +88,49 @@ extension Device {
     /// Copies the device's state into the console's (before a reply or a watch frame).
     func refreshConsoleState(nowNanoseconds now: Int64) {
         guard let console else { return }
-        console.state.fix = lastFix
-        console.state.skyView = pipeline.assembler.skyView
-        console.state.heading = imu != nil && heading.publishedCount > 0 ? heading.current : nil
+        console.state.fix = gpsLink.lastFix
+        console.state.skyView = gpsLink.pipeline.assembler.skyView
+        console.state.heading = imuLink.isPresent && heading.publishedCount > 0 ? heading.current : nil
         console.state.magnetometerCalibration = heading.calibration
         console.state.update(from: core)
-        console.state.framer = pipeline.framer.counters
-        console.state.receiver = receiverLink.configurator.status
-        console.state.ubxFrames = receiverLink.ubx.counters
-        console.state.assembler = pipeline.assembler.counters
+        console.state.framer = gpsLink.pipeline.framer.counters
+        console.state.receiver = gpsLink.receiverLink.configurator.status
+        console.state.ubxFrames = gpsLink.receiverLink.ubx.counters
+        console.state.assembler = gpsLink.pipeline.assembler.counters
         refreshDeviceState(&console.state.device, nowNanoseconds: now)
     }
 
     private func refreshDeviceState(_ d: inout ConsoleDeviceState, nowNanoseconds now: Int64) {
         d.nowNanoseconds = now
         d.uptimeNanoseconds = now - startNanoseconds
-        d.fixReceivedNanoseconds = lastFixNanoseconds
+        d.fixReceivedNanoseconds = gpsLink.lastFixNanoseconds
         let t = consoleTexts
         // Sources.
         d.sources.removeAll()
-        d.sources.set(ConsoleSource(name: "gps", description: t.gps, state: Self.gpsStateName(gpsStatus),
+        d.sources.set(ConsoleSource(name: "gps", description: t.gps, state: Self.gpsStateName(gpsLink.status),
                                     isHealthy: !faults.contains(.gpsDown) && !faults.contains(.gpsSilent)))
-        if let imu {
-            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imu.status.state.name,
+        if let status = imuLink.status {
+            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: status.state.name,
                                         isHealthy: !faults.contains(.imu)))
         } else {
-            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imuProblem == nil ? "none" : "absent",
-                                        isHealthy: imuProblem == nil))
+            d.sources.set(ConsoleSource(name: "imu", description: t.imu, state: imuLink.problem == nil ? "none" : "absent",
+                                        isHealthy: imuLink.problem == nil))
         }
         d.sources.set(ConsoleSource(name: "gpio", description: t.gpio,
                                     state: gpio == nil ? (configuration.gpio.disabled ? "disabled" : "unavailable")
-                                        : (simulation != nil ? "simulated" : "open"),
+                                        : board.gpioState,
                                     isHealthy: gpio != nil || gpioProblem == nil))
-        d.sources.set(ConsoleSource(name: "pps", description: t.pps,
-                                    state: ppsProblem != nil ? "unavailable" : (ppsDevice != nil || ppsLine != nil ? "open" : "none"),
-                                    isHealthy: ppsProblem == nil))
+        ppsInput.fillSnapshot(&d, description: t.pps)
         if let console {
             d.sources.set(ConsoleSource(name: "console", description: t.console,
                                         state: Self.gpsStateName(console.transport.status), isHealthy: !console.outputClosed))
         }
-        d.sources.set(ConsoleSource(name: "state", description: t.state,
-                                    state: stateStore == nil ? "not saved" : (stateWriteFailed ? "write failing" : "saved"),
-                                    isHealthy: stateStore != nil && !stateWriteFailed))
+        persistence.fillSnapshot(&d, description: t.state)
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {
-            d.faults.append(ConsoleFault(source: "gps", reason: gpsErrorText.isEmpty
-                ? ConsoleText("the GPS source is not open; it reconnects with backoff") : gpsErrorText))
+            d.faults.append(ConsoleFault(source: "gps", reason: gpsLink.errorText.isEmpty
+                ? ConsoleText("the GPS source is not open; it reconnects with backoff") : gpsLink.errorText))
         }
         if faults.contains(.gpsSilent) {
             d.faults.append(ConsoleFault(source: "gps", reason: ConsoleText(
@@ -151,7 +141,7 @@ extension Device {
                 d.faults.append(ConsoleFault(source: "imu", reason: t.imuProblem))
             } else {
                 var reason = ConsoleText()
-                if let fault = imu?.status.lastFault { reason.append(fault.summary) } else {
+                if let fault = imuLink.status?.lastFault { reason.append(fault.summary) } else {
                     reason.append("the IMU delivers no samples")
                 }
                 reason.append("; the bearing falls back to the GPS course")

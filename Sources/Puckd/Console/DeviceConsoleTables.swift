@@ -28,10 +28,10 @@ extension Device {
 
     func refreshLEDs(_ d: inout ConsoleDeviceState, nowNanoseconds now: Int64) {
         d.leds.removeAll()
-        guard leds != nil else { return }
+        guard controls.leds != nil else { return }
         let g = configuration.gpio
         let state = indicatorState(nowNanoseconds: now)
-        let frame = ledPatterns.frame(for: state, atNanoseconds: now)
+        let frame = controls.ledPatterns.frame(for: state, atNanoseconds: now)
         let entry = currentCycleEntry
         let meaning: StaticString
         switch entry {
@@ -49,7 +49,7 @@ extension Device {
             d.leds.append(ConsoleLED(name: "fix", isOn: frame.fix, pattern: pattern, line: line))
         }
         if let line = g.ledMode {
-            let blinks = min(max(state.modeNumber, 0), min(ledPatterns.timing.maximumModeBlinks, 6))
+            let blinks = min(max(state.modeNumber, 0), min(controls.ledPatterns.timing.maximumModeBlinks, 6))
             d.leds.append(ConsoleLED(name: "mode", isOn: frame.mode, pattern: Self.modeBlinkPatterns[blinks], line: line,
                                      meaning: meaning))
         }
@@ -72,18 +72,14 @@ extension Device {
     func refreshCounters(_ d: inout ConsoleDeviceState) {
         let c = counters
         var t = ConsoleCounterTable()
-        t.append("loop.wakeUps", Int64(truncatingIfNeeded: c.wakeUps))
-        t.append("loop.ticks", Int64(truncatingIfNeeded: c.ticks))
-        t.append("loop.skippedTicks", Int64(truncatingIfNeeded: c.skippedTicks))
-        t.append("loop.timerWakeUps", Int64(truncatingIfNeeded: c.timerWakeUps))
-        t.append("loop.maxWakeLatencyNanoseconds", c.maxWakeLatencyNanoseconds)
+        scheduler.appendStats(to: &t)
         t.append("gps.bytes", Int64(truncatingIfNeeded: c.gpsBytes))
         t.append("gps.fixes", Int64(truncatingIfNeeded: c.fixes))
         t.append("gps.errors", Int64(truncatingIfNeeded: c.gpsErrors))
         t.append("imu.polls", Int64(truncatingIfNeeded: c.imuPolls))
         t.append("imu.samples", Int64(truncatingIfNeeded: c.imuSamples))
         t.append("heading.published", Int64(truncatingIfNeeded: c.headingsPublished))
-        if let status = imu?.status {
+        if let status = imuLink.status {
             let e = status.errors
             t.append("i2c.errors.nack", Int64(e[.noAcknowledge]))
             t.append("i2c.errors.io", Int64(e[.io]))
@@ -109,20 +105,8 @@ extension Device {
         t.append("ahrs.gyroscopeOverranges", Int64(ahrs.gyroscopeOverranges))
         t.append("ahrs.accelerometerRejections", Int64(ahrs.accelerometerRejections))
         t.append("ahrs.magnetometerRejections", Int64(ahrs.magnetometerRejections))
-        let primary = buttons?.primary, secondary = buttons?.secondary
-        t.append("gpio.buttonEdges", Int64((primary?.edgeCount ?? 0) + (secondary?.edgeCount ?? 0)))
-        t.append("gpio.bouncesRejected", Int64((primary?.rejectedChangeCount ?? 0) + (secondary?.rejectedChangeCount ?? 0)))
-        t.append("gpio.edgesDroppedByKernel", Int64(gpio?.droppedEventCount ?? 0))
-        t.append("gpio.shortPresses", Int64(truncatingIfNeeded: c.shortPresses))
-        t.append("gpio.longPresses", Int64(truncatingIfNeeded: c.longPresses))
-        t.append("gpio.pressesDropped", Int64(presses.droppedCount))
-        t.append("gpio.ledWrites", Int64(truncatingIfNeeded: c.ledWrites))
-        t.append("gpio.errors", Int64(truncatingIfNeeded: c.gpioErrors))
-        t.append("pps.edges", Int64(truncatingIfNeeded: c.ppsEdges))
-        t.append("pps.paired", Int64(pps.statistics.pairedCount))
-        t.append("pps.unpairedPulses", Int64(pps.statistics.unpairedPulseCount))
-        t.append("pps.missedPulses", Int64(pps.statistics.missedPulseCount))
-        t.append("pps.irregularPulses", Int64(pps.statistics.irregularPulseCount))
+        controls.appendStats(to: &t, gpio: gpio, otherGPIOErrors: ppsInput.gpioErrors)
+        ppsInput.appendStats(to: &t)
         t.append("console.commandsApplied", Int64(truncatingIfNeeded: c.commands))
         if let console {
             t.append("console.bytesWritten", console.writtenBytes)
@@ -131,9 +115,7 @@ extension Device {
         }
         t.append("log.linesWritten", Int64(output.writtenLines))
         t.append("log.linesDropped", Int64(output.droppedLines))
-        t.append("state.writes", Int64(truncatingIfNeeded: c.stateWrites))
-        t.append("state.writeFailures", Int64(truncatingIfNeeded: c.stateWriteFailures))
-        t.append("state.unchangedSavesSkipped", Int64(stateStore?.unchangedSaveCount ?? 0))
+        persistence.appendStats(to: &t)
         d.counters = t
     }
 }

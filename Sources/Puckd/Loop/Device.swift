@@ -3,7 +3,6 @@ import CLinux
 import Configuration
 import Console
 import Controls
-import Glibc
 import Hardware
 import Heading
 import NMEA
@@ -12,16 +11,17 @@ import State
 import SystemCalls
 import Tracking
 
-/// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling and the
-/// tracking tick (armed for whichever is next; a tick near an IMU poll shares its wake-up), the button
-/// lines, the PPS line, the console and a signalfd; bytes become
-/// fixes (`NMEAPipeline`), IMU samples become headings (`HeadingEstimator`), both feed the puck and
-/// camera (`TrackingCore`); buttons become core commands, LEDs show fix, mode and faults.
+/// The device: one thread, one `poll()`, and a router over owned components (the wake scheduler,
+/// GPS link, IMU link, controls, PPS input, persistence, board twin and console link; see
+/// DEVELOPERS.md, "The loop's parts"). Each wake-up reads the monotonic clock once, services the parts
+/// whose descriptors are ready or whose deadlines passed, and routes what they produce: fixes and IMU
+/// samples to the heading and the tracking core (puck and camera), presses and console commands to core
+/// commands, the core's events to the LEDs and the state.
 ///
 /// Built at start-up from a `DeviceSetup` (everything that allocates happens there); `run(gps:)`
-/// then loops until SIGTERM/SIGINT. Each wake-up reads the monotonic clock once and passes it down,
-/// and allocates nothing (proved by `DeviceAllocationTests`). Degraded instead of dead: a missing IMU,
-/// GPIO chip, PPS input or state directory is reported once and the device runs without it.
+/// then loops until a `StopReason`. A wake-up allocates nothing (proved by `DeviceAllocationTests`).
+/// Degraded instead of dead: a missing IMU, GPIO chip, PPS input or state directory is reported once
+/// and the device runs without it.
 public final class Device {
     // MARK: configuration
     /// The running configuration.
@@ -34,12 +34,10 @@ public final class Device {
     let gpsDescription: String
 
     // MARK: the pure core
-    var pipeline: NMEAPipeline
+    /// The GPS link: pipeline, baud search, receiver configurator, source status.
+    let gpsLink: GPSLink
     public internal(set) var heading: HeadingEstimator
     public internal(set) var core: TrackingCore
-    var baudSearch: BaudRateSearch?
-    /// Configuring the receiver: the configurator, the UBX reader, what the log said.
-    let receiverLink: DeviceReceiverLink
     var calibration: DeviceCalibration
     var gyroCalibration = GyroscopeCalibration()
     /// The gyroscope bias measured by `calibrate gyro` or restored from the state, rad/s.
@@ -48,69 +46,41 @@ public final class Device {
     var followViewport: SavedFollowViewport?
 
     // MARK: edges
-    public internal(set) var imu: IMUDevice<DeviceI2CBus>?
-    let imuProblem: String?
-    public let simulation: SimulatedBoard?
+    /// The IMU device, its probe state and counters.
+    var imuLink: IMULink
+    /// The world around the board: nothing on hardware, the simulated board's receiver, motion and hand.
+    let board: BoardTwin
     let gpio: (any GPIOController)?
-    var buttons: ButtonPanel?
-    var leds: LEDOutputs?
-    let ledPatterns = LEDPatterns()
-    var modeCycle: ButtonModeCycle<ModeCycleEntry>
-    var presses = ButtonPressBatch()
-    var ppsLine: GPIOLineHandle?
-    var ppsDevice: PPSDevice?
-    var ppsLastSequence: UInt32 = 0
-    public internal(set) var pps = PPSPairing()
-    var ppsEvents = GPIOEventBatch()
+    /// Buttons, LEDs, the mode cycle.
+    var controls: ControlsLink
+    /// The PPS line or kernel PPS device and its pairing with whole-second fixes.
+    var ppsInput: PPSInput
     let console: DeviceConsole?
-    let stateStore: StateStore?
+    /// The state file: store, dirty flag, write intervals.
+    var persistence: Persistence
     let notifier: SystemdNotifier
     let output: DeviceOutput
-    let signalDescriptor: Int32
-    /// One timerfd, armed (absolute, one-shot) for the next IMU poll or tick, whichever comes first;
-    /// a tick within `coalesceNanoseconds` of an IMU poll shares its wake-up.
-    let wakeTimer: Int32
-    var armedWakeNanoseconds: Int64 = 0
-    var coalesceNanoseconds: Int64
-    static let pollCapacity = 8
-    let pollSet: UnsafeMutablePointer<pollfd>
-    let readBuffer: UnsafeMutableRawBufferPointer
+    let signalDescriptor: FileDescriptor?
+    /// The timerfd, the tick schedule and the poll set.
+    var scheduler: WakeScheduler
     var statusScratch = OutputBuffer(capacity: 512)
     let printsReport: Bool
 
     // MARK: time
     public let startNanoseconds: Int64
-    var tickPeriodNanoseconds: Int64
-    var nextTickNanoseconds: Int64
     let imuPeriodNanoseconds: Int64
     var nextStatusNanoseconds: Int64
     let stopAtNanoseconds: Int64?
 
     // MARK: what the device knows
-    public internal(set) var lastFix: Fix?
-    var lastFixNanoseconds: Int64?
-    var lastPositionNanoseconds: Int64?
-    var lastSentenceCount = 0
-    var lastSentenceNanoseconds: Int64
     public internal(set) var lastGoodFix: SavedFix?
-    var gpsStatus: SourceStatus = .connecting
-    var baudLockLogged = false
-    var gpsDescribed = false
-    var lastLoggedGPSError: SourceError?
-    var repeatedGPSErrors = 0
     var accuracySetting: AccuracyAuthorization
     public internal(set) var faults: DeviceFaults = []
     var loggedFaults: DeviceFaults = []
-    var modeChangedAtNanoseconds: Int64
-    var imuState: IMUDeviceState = .probing
-    var imuFaultLogged = false
-    var ppsProblem: String?
     var gpioProblem: String?
-    var stateProblem: String?
-    var stateWriteFailed = false
-    public internal(set) var counters = DeviceCounters()
-    /// The last GPS source error as text (the console's fault list), empty when none.
-    var gpsErrorText = ConsoleText()
+    /// Counters of the parts the router runs itself (GPS, IMU, console, reloads); `counters` adds the
+    /// components' own.
+    var routerCounters = DeviceCounters()
     /// Fixed texts of the console's source table and fault reasons, made at start-up.
     var consoleTexts = DeviceConsoleTexts()
     /// Allocations of the loop thread when the loop started (-1: the malloc counter is not linked).
@@ -119,19 +89,9 @@ public final class Device {
     var lastCalibrationResult = ConsoleText()
     var resultScratch = OutputBuffer(capacity: 512)
 
-    // MARK: state persistence
-    var stateDirty = false
-    var nextStateWriteNanoseconds: Int64 = 0
-    var nextFixRefreshNanoseconds: Int64 = 0
-
     // MARK: control
-    /// Why the loop stops: a signal number, or one of the `Device.stop…` reasons (negative); 0 = running.
-    public internal(set) var stopSignal: Int32 = 0
-    /// `stopSignal` values that are no signal.
-    static let stopRunTime: Int32 = -1
-    static let stopConsoleQuit: Int32 = -2
-    static let stopEndOfInput: Int32 = -3
-    static let stopOutputClosed: Int32 = -4
+    /// Why the loop stops; nil while it runs.
+    public internal(set) var stopReason: StopReason?
     /// SIGHUPs received since the last reload: all of them are served by the next one.
     var pendingReloadRequests = 0
     /// No reload before this monotonic time: a storm of SIGHUPs makes one reload per interval.
@@ -154,65 +114,26 @@ public final class Device {
         loaded = setup.loaded
         sources = setup.sources
         gpsDescription = setup.gpsDescription
-        simulation = setup.simulation
+        board = BoardTwin(setup.simulation)
         gpio = setup.gpio
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor
         stopAtNanoseconds = setup.stopAtNanoseconds
         printsReport = setup.printsReport
-        imuProblem = setup.imuProblem
         gpioProblem = setup.gpioProblem
         startNanoseconds = now
-        lastSentenceNanoseconds = now
-        modeChangedAtNanoseconds = now
-        readBuffer = .allocate(byteCount: 256, alignment: 16)
-        pollSet = .allocate(capacity: Self.pollCapacity)
-        pollSet.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Self.pollCapacity)
-        tickPeriodNanoseconds = 1_000_000_000 / Int64(c.loop.tickHertz)
-        nextTickNanoseconds = now + tickPeriodNanoseconds
         imuPeriodNanoseconds = 1_000_000_000 / Int64(c.imu.rateHertz)
         nextStatusNanoseconds = now
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
         epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
-        pipeline = NMEAPipeline(strict: c.gps.strict, configuration: epochs)
-        receiverLink = DeviceReceiverLink(c.gps)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
-        modeCycle = (try? ButtonModeCycle(c.gpio.modeCycle)) ?? (try! ButtonModeCycle([ModeCycleEntry.mode(.none)]))
         accuracySetting = c.tracking.accuracy
 
         // State.
-        var saved: DeviceStateRecord?
-        var stateLines: [String] = []
-        do {
-            switch StateStore.open(directory: c.state.directory) {
-            case .success(let store):
-                stateStore = store
-                switch store.load() {
-                case .none:
-                    stateLines.append("state: " + store.path + ": none yet (first start), defaults apply")
-                case .loaded(let record):
-                    saved = record
-                    stateLines.append("state: " + store.path + ": loaded (mode " + record.trackingMode.name.description
-                        + (record.lastFix.map { ", last fix " + Self.coordinates($0) } ?? ", no fix yet")
-                        + (record.calibration != nil ? ", magnetometer calibration" : ", no magnetometer calibration") + ")")
-                case .corrupt(let error, let movedTo):
-                    stateLines.append("state: " + store.path + " is damaged (" + error.reason + "); "
-                        + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
-                case .unreadable(let code, let movedTo):
-                    stateLines.append("state: cannot read " + store.path + " (" + code.message + "); "
-                        + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
-                }
-                if store.removedStaleTemporary {
-                    stateLines.append("state: removed " + store.directory + "/state.tmp, left by a save that was cut short "
-                        + "(the state file itself is whole)")
-                }
-            case .failure(let error):
-                stateStore = nil
-                stateProblem = error.message
-            }
-        }
+        persistence = Persistence(directory: c.state.directory, nowNanoseconds: now)
+        let saved = persistence.saved
         if let record = saved, record.accuracy != accuracySetting { accuracySetting = record.accuracy }
         lastGoodFix = saved?.lastFix
 
@@ -251,18 +172,21 @@ public final class Device {
         while core.popEvent() != nil {}
 
         // IMU.
-        if let bus = setup.imuBus {
-            var imuConfiguration = IMUDeviceConfiguration()
-            imuConfiguration.mounting = c.imu.mounting
-            imuConfiguration.pollIntervalNanoseconds = imuPeriodNanoseconds
-            imu = IMUDevice(bus: bus, configuration: imuConfiguration)
-        } else {
-            imu = nil
-        }
+        imuLink = IMULink(bus: setup.imuBus, problem: setup.imuProblem, mounting: c.imu.mounting,
+                          pollIntervalNanoseconds: imuPeriodNanoseconds)
 
         // Timers and console.
-        wakeTimer = clinux_timerfd_create()
-        coalesceNanoseconds = imu == nil ? 0 : min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2
+        scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: !imuLink.isPresent ? nil : imuPeriodNanoseconds,
+                                  nowNanoseconds: now)
+        let slots = scheduler.routerSlots
+        var degradations: [String] = []
+        if gpio == nil, !c.gpio.disabled, let gpioProblem = setup.gpioProblem {
+            degradations.append("no buttons and LEDs: " + gpioProblem)
+        }
+        controls = ControlsLink(c.gpio, gpio: setup.gpio, slots: PollSlots(first: slots[3], count: 2), nowNanoseconds: now,
+                                degradations: &degradations)
+        ppsInput = PPSInput(c.pps, gpio: setup.gpio, slot: slots[5])
+        self.degradations = degradations
         switch setup.console {
         case .none:
             console = nil
@@ -274,17 +198,17 @@ public final class Device {
             console = DeviceConsole(transport: ConsoleTransport(serialPath: path, baudRate: baud),
                                     startCommand: c.console.startCommand, name: path)
         }
+        gpsLink = GPSLink(c.gps, epochs: epochs, output: output, console: console, nowNanoseconds: now)
         loadConsolePassword(c.console.passwordFile)
 
-        startupReport = stateLines
-        openGPIO(now: now)
-        openPPS()
+        startupReport = persistence.reportLines
         probeIMU(now: now)
         buildReport(now: now)
-        nextStateWriteNanoseconds = now
-        nextFixRefreshNanoseconds = now
         prepareConsoleState()
     }
+
+    /// The last fix the GPS link completed.
+    public var lastFix: Fix? { gpsLink.lastFix }
 
     /// The magnetometer calibration to start the heading with, carrying `gyroBias` (which seeds the
     /// filter's bias estimate even when there is no magnetometer calibration).
@@ -296,9 +220,7 @@ public final class Device {
     }
 
     deinit {
-        readBuffer.deallocate()
-        pollSet.deallocate()
-        if wakeTimer >= 0 { Glibc.close(wakeTimer) }
+        scheduler.close()
     }
 
     /// "41.5749660 -93.7505720" (allocates; reports only).

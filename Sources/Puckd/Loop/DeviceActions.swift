@@ -5,23 +5,14 @@ import Tracking
 
 /// Buttons and console commands → actions → core commands.
 extension Device {
+    /// Services the controls and performs what each recognised press asks.
     func serviceButtons(_ ready: DeviceReadiness, nowNanoseconds now: Int64) {
-        guard let gpio, buttons != nil else { return }
-        presses.removeAll()
-        do throws(GPIOError) {
-            if ready.contains(.primaryButton) { try buttons?.drain(.primary, from: gpio, into: &presses) }
-            if ready.contains(.secondaryButton) { try buttons?.drain(.secondary, from: gpio, into: &presses) }
-        } catch {
-            counters.gpioErrors &+= 1
-            buttons = nil
-            output.text("gpio: reading the buttons failed (" + error.description + "); running without buttons", priority: .error)
-            return
-        }
-        buttons?.advance(toNanoseconds: now, into: &presses)
+        guard gpio != nil, controls.buttons != nil else { return }
+        controls.service(gpio: gpio, primaryReady: ready.contains(.primaryButton), secondaryReady: ready.contains(.secondaryButton),
+                         nowNanoseconds: now, output: output)
         var i = 0
-        while i < presses.count {
-            let press = presses[i]
-            if press.kind == .short { counters.shortPresses &+= 1 } else { counters.longPresses &+= 1 }
+        while i < controls.presses.count {
+            let press = controls.presses[i]
             perform(configuration.gpio.actions.action(for: press), trigger: press, nowNanoseconds: now)
             i += 1
         }
@@ -42,7 +33,7 @@ extension Device {
         case .none:
             break
         case .nextTrackingMode:
-            switch modeCycle.next(after: currentCycleEntry) {
+            switch controls.modeCycle.next(after: currentCycleEntry) {
             case .mode(let mode): core.setTrackingMode(mode, animated: true, atNanoseconds: now)
             case .overview: core.transitionViewport(to: .overview(OverviewOptions()), transition: .default, atNanoseconds: now)
             }
@@ -59,7 +50,7 @@ extension Device {
                 out.append(full ? "accuracy: full accuracy applies" : "accuracy: temporary full accuracy refused (not authorized)")
             }
         case .startMagnetometerCalibration:
-            guard imu != nil else {
+            guard imuLink.isPresent else {
                 output.line { out in out.append("calibration: no IMU, nothing to calibrate") }
                 return
             }
@@ -75,16 +66,13 @@ extension Device {
         gyroCalibration.cancel()
         let timeout = Int64(configuration.imu.calibrationTimeoutSeconds * 1e9)
         calibration.start(nowNanoseconds: now, timeoutNanoseconds: timeout)
-        simulation?.startCalibrationMotion(nowNanoseconds: now, durationNanoseconds: min(timeout, 45_000_000_000))
+        let note = board.calibrationStarted(.tumble, nowNanoseconds: now, durationNanoseconds: min(timeout, 45_000_000_000))
         output.line { out in
             out.append("calibration: started; turn the board slowly through all orientations (figure eights, ")
             out.append("rolls and pitches) for up to ")
             out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
             out.append(" s")
-            if let simulation {
-                out.append(simulation.movesForCalibration ? " (the simulated board does so by itself)"
-                                                          : " (the simulated IMU replays its recording and does not move for it)")
-            }
+            if let note { out.append(note) }
         }
     }
 }

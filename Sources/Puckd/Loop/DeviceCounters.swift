@@ -55,3 +55,28 @@ public struct DeviceReadiness: OptionSet, Sendable {
     public static let consoleOutput = DeviceReadiness(rawValue: 256)
     public static let all = DeviceReadiness(rawValue: 0xFFFF)
 }
+
+extension Device {
+    /// Every counter of the loop: the router's own (GPS, IMU, console, reloads) and each component's.
+    public var counters: DeviceCounters {
+        var c = routerCounters
+        c.gpsBytes = gpsLink.bytes
+        c.fixes = gpsLink.fixes
+        c.gpsErrors = gpsLink.errors
+        c.imuPolls = imuLink.polls
+        c.imuSamples = imuLink.samples
+        c.wakeUps = scheduler.wakeUps
+        c.ticks = scheduler.ticks
+        c.skippedTicks = scheduler.skippedTicks
+        c.timerWakeUps = scheduler.timerWakeUps
+        c.maxWakeLatencyNanoseconds = scheduler.maxWakeLatencyNanoseconds
+        c.shortPresses = controls.shortPresses
+        c.longPresses = controls.longPresses
+        c.ledWrites = controls.ledWrites
+        c.gpioErrors = controls.gpioErrors &+ ppsInput.gpioErrors
+        c.ppsEdges = ppsInput.edges
+        c.stateWrites = persistence.writes
+        c.stateWriteFailures = persistence.writeFailures
+        return c
+    }
+}

@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import SystemCalls
 import Hardware
 import NMEA
@@ -45,8 +44,8 @@ extension Device {
     public func startBaudSearch(nowNanoseconds now: Int64) -> Int? {
         guard case .auto = configuration.gps.baud else { return nil }
         var search = BaudRateSearch(candidates: SerialBaudRate.autoBaudOrder, nowNanoseconds: now)
-        _ = search.observe(pipeline.framer, nowNanoseconds: now)
-        baudSearch = search
+        _ = search.observe(gpsLink.pipeline.framer, nowNanoseconds: now)
+        gpsLink.baudSearch = search
         return search.currentBaud
     }
 
@@ -60,14 +59,14 @@ extension Device {
         var now = start
         var ready = DeviceReadiness.gps
         var wakeUps = 0
-        while stopSignal == 0 && wakeUps < maximumWakeUps {
+        while stopReason == nil && wakeUps < maximumWakeUps {
             if let rate = step(gps: &gps, nowNanoseconds: now, ready: ready) { applyBaud(rate, &gps, now, setBaud) }
-            if !gpsDescribed, gpsStatus == .open {
-                gpsDescribed = true
+            if !gpsLink.described, gpsLink.status == .open {
+                gpsLink.described = true
                 if let text = describe(gps) { output.text("gps: " + text) }
             }
-            if let stop = stopAtNanoseconds, now >= stop, stopSignal == 0 { stopSignal = Self.stopRunTime }
-            if stopSignal != 0 { break }
+            if let stop = stopAtNanoseconds, now >= stop, stopReason == nil { stopReason = .runTime }
+            if stopReason != nil { break }
             ready = waitForWake(gps: gps, nowNanoseconds: now)
             now = clinux_monotonic_ns()       // the one clock read of this wake-up
             wakeUps += 1
@@ -80,15 +79,15 @@ extension Device {
     ) {
         do throws(SourceError) {
             try setBaud(&gps, rate, now)
-            if receiverBaudRateApplied(rate, nowNanoseconds: now) { return }
+            if gpsLink.receiverBaudRateApplied(rate, nowNanoseconds: now) { return }
             output.line { out in
                 out.append("gps: auto-baud: no NMEA at the previous rate, trying ")
                 out.append(int: rate)
                 out.append(" baud")
             }
         } catch {
-            receiverBaudRateFailed(nowNanoseconds: now)
-            logSourceError(error)
+            gpsLink.receiverBaudRateFailed(nowNanoseconds: now)
+            gpsLink.logSourceError(error)
         }
     }
 
@@ -98,67 +97,53 @@ extension Device {
     /// no wake-up of their own.
     func waitForWake<Source: ByteSource & ~Copyable>(gps: borrowing Source, nowNanoseconds now: Int64) -> DeviceReadiness {
         let request = gps.pollRequest
-        set(0, signalDescriptor, POLLIN)
-        set(1, wakeTimer, POLLIN)
-        set(2, request.fileDescriptor, request.events)
-        set(3, gpio.map { g in buttons?.descriptor(of: .primary, on: g)?.rawValue ?? -1 } ?? -1, POLLIN)
-        set(4, gpio.map { g in buttons?.descriptor(of: .secondary, on: g)?.rawValue ?? -1 } ?? -1, POLLIN)
-        set(5, gpio.map { g in ppsLine.flatMap { g.eventDescriptor($0)?.rawValue } ?? -1 } ?? -1, POLLIN)
-        set(6, console.map { $0.inputEnded || $0.inputPaused ? -1 : $0.transport.inputPollRequest.fileDescriptor } ?? -1,
-            POLLIN)
-        set(7, console.map { $0.session.pendingOutputCount > 0 && !$0.outputClosed ? $0.transport.outputDescriptor : -1 } ?? -1,
-            POLLOUT)
-        let n = poll(pollSet, nfds_t(Self.pollCapacity), wakeTimer >= 0 ? 1000 : 20)
-        counters.wakeUps &+= 1
-        var ready: DeviceReadiness = []
-        if n <= 0 { return ready }
+        let poll = scheduler.pollSet, slots = scheduler.routerSlots
+        poll.set(slots[0], descriptor: signalDescriptor, events: .readable)
+        poll.set(slots[1], descriptor: scheduler.timer, events: .readable)
+        poll.set(slots[2], descriptor: FileDescriptor(rawValue: request.fileDescriptor), events: PollEvents(rawValue: request.events))
+        controls.fillPollSlots(poll, gpio: gpio)
+        ppsInput.fillPollSlots(poll, gpio: gpio)
+        poll.set(slots[6], descriptor: console.flatMap { $0.inputEnded || $0.inputPaused ? nil
+                                                             : FileDescriptor(rawValue: $0.transport.inputPollRequest.fileDescriptor) },
+                 events: .readable)
+        poll.set(slots[7], descriptor: console.flatMap { $0.session.pendingOutputCount > 0 && !$0.outputClosed
+                                                             ? FileDescriptor(rawValue: $0.transport.outputDescriptor) : nil },
+                 events: .writable)
+        let readiness = scheduler.wait()
         let flags: [8 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
                                              .consoleOutput]
+        var ready: DeviceReadiness = []
         var i = 0
-        while i < Self.pollCapacity {
-            if pollSet[i].revents != 0 { ready.insert(flags[i]) }
+        while i < 8 {
+            if readiness.isReady(slots[i]) { ready.insert(flags[i]) }
             i += 1
         }
         return ready
     }
 
-    private func set(_ index: Int, _ fd: Int32, _ events: Int16) {
-        pollSet[index] = pollfd(fd: fd, events: events, revents: 0)
-    }
-
-    private func set(_ index: Int, _ fd: Int32, _ events: Int32) { set(index, fd, Int16(events)) }
-
-    /// Handles one wake-up at `now`: signals, the simulated board, the GPS source, the IMU, buttons,
-    /// PPS, console, the tick, then the periodic work (status line, watchdog, state). Returns a baud rate
+    /// Handles one wake-up at `now`: signals, the board twin, the GPS source, the IMU, buttons, PPS,
+    /// console, the tick, then the periodic work (status line, watchdog, state). Returns a baud rate
     /// when auto-baud wants the port switched.
     public func step<Source: ByteSource & ~Copyable>(gps: inout Source, nowNanoseconds now: Int64,
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
-        if ready.contains(.timer) && armedWakeNanoseconds > 0 {
-            counters.timerWakeUps &+= 1
-            let late = now - armedWakeNanoseconds
-            if late > counters.maxWakeLatencyNanoseconds { counters.maxWakeLatencyNanoseconds = late }
-        }
-        simulation?.service(nowNanoseconds: now)
+        if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
+        board.service(nowNanoseconds: now)
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
-            baud = serviceGPS(&gps, nowNanoseconds: now)
+            baud = gpsLink.service(&gps, nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         }
-        serviceEpochDeadline(nowNanoseconds: now)
-        if let next = imu?.nextPollNanoseconds, now >= next - coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
+        gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
+        if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
-        if ready.contains(.pps) { servicePPSLine() }
+        if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
         if let console, ready.contains(.console) || console.hasBufferedInput
             || now >= console.transport.inputPollRequest.deadlineNanoseconds {
             serviceConsole(nowNanoseconds: now)
         }
-        if now >= nextTickNanoseconds - coalesceNanoseconds {
+        if scheduler.tickDue(nowNanoseconds: now) {
             tick(nowNanoseconds: now)
-            nextTickNanoseconds += tickPeriodNanoseconds
-            if nextTickNanoseconds <= now {
-                counters.skippedTicks &+= UInt64((now - nextTickNanoseconds) / tickPeriodNanoseconds + 1)
-                nextTickNanoseconds = now + tickPeriodNanoseconds
-            }
+            scheduler.tickRan(nowNanoseconds: now)
         }
         periodic(nowNanoseconds: now)
         if pendingReloadRequests > 0 && now >= nextReloadNanoseconds {
@@ -171,30 +156,17 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        armWakeTimer(fired: ready.contains(.timer))
+        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds,
+                      fired: ready.contains(.timer))
         return baud
     }
 
-    /// Arms the wake timer for the next IMU poll, or for the next tick when that comes more than the
-    /// coalescing window before it (a tick up to that window before or after an IMU poll runs with it),
-    /// or for the open epoch's quiet-line deadline when that comes first.
-    /// Re-arming also clears a fired timer's expiration count.
-    func armWakeTimer(fired: Bool) {
-        guard wakeTimer >= 0 else { return }
-        let imuNext = imu?.nextPollNanoseconds ?? .max
-        var target = imuNext <= nextTickNanoseconds + coalesceNanoseconds ? imuNext : nextTickNanoseconds
-        if let epochDeadline = pipeline.deadlineNanoseconds, epochDeadline < target { target = epochDeadline }
-        if target != armedWakeNanoseconds || fired {
-            armedWakeNanoseconds = target
-            _ = clinux_timerfd_arm(wakeTimer, max(1, target), 0)
-        }
-    }
-
     private func readSignals() {
+        guard let signalDescriptor else { return }
         while true {
-            let signal = clinux_signalfd_next(signalDescriptor)
+            let signal = clinux_signalfd_next(signalDescriptor.rawValue)
             if signal <= 0 { return }
-            if signal == SIGHUP { requestReload() } else { stopSignal = signal }
+            if signal == StopReason.hangUpSignal { requestReload() } else { stopReason = StopReason(signal: signal) }
         }
     }
 
@@ -203,48 +175,16 @@ extension Device {
     /// (74) when the final state save failed (the log line says why).
     public func shutdown(nowNanoseconds now: Int64) -> Int32 {
         notifier.stopping()
-        finishConsole()
+        finishConsole(nowNanoseconds: now)
         if let gpio {
-            if leds != nil {
-                do throws(GPIOError) { try leds?.allOff(on: gpio, nowNanoseconds: now) } catch {
-                    output.text("gpio: turning the LEDs off failed: " + error.description, priority: .error)
-                }
-            }
+            controls.allOff(gpio: gpio, nowNanoseconds: now, output: output)
             gpio.close()
         }
-        var stateText = "state not saved"
-        var status = ExitStatus.ok
-        if let stateStore {
-            let failure = stateStore.save(stateRecord())
-            stateText = failure.map {
-                "saving the state to " + stateStore.path + " failed (" + $0.description
-                    + "): the changes since the last save are lost; exit status " + String(ExitStatus.stateNotSaved)
-            } ?? "state saved to " + stateStore.path
-            if failure != nil { status = ExitStatus.stateNotSaved }
-        } else if let stateProblem {
-            stateText = "state not saved: " + stateProblem
-        }
-        output.text("stopped by " + stopReason + ": " + (leds != nil ? "LEDs off, " : "") + stateText)
-        if let simulation, let leds = configurationLEDOffsets {
-            var text = "sim: LED lines at exit:"
-            for (name, offset) in leds {
-                text += " " + name + " " + String(offset) + (simulation.gpio.isPhysicallyHigh(UInt32(offset)) ? " high" : " low")
-            }
-            output.text(text)
-        }
+        let (stateText, status) = persistence.finalSave(stateRecord())
+        output.text("stopped by " + (stopReason ?? .runTime).description + ": " + (controls.leds != nil ? "LEDs off, " : "")
+            + stateText)
+        if let leds = configurationLEDOffsets, let line = board.exitLine(leds: leds) { output.text(line) }
         return status
-    }
-
-    /// Why the loop stopped, for the last log line.
-    var stopReason: String {
-        switch stopSignal {
-        case SIGTERM: return "SIGTERM"
-        case SIGINT: return "SIGINT"
-        case Self.stopConsoleQuit: return "quit on the console"
-        case Self.stopEndOfInput: return "the end of the console's input"
-        case Self.stopOutputClosed: return "the console's output being closed"
-        default: return "the configured run time"
-        }
     }
 
     /// The configured LED names and offsets (nil when none).
@@ -253,7 +193,7 @@ extension Device {
         let all: [(String, Int?)] = [("fix", g.ledFix), ("mode", g.ledMode), ("fault", g.ledFault), ("heartbeat", g.ledHeartbeat),
                                      ("red", g.ledModeRed), ("green", g.ledModeGreen), ("blue", g.ledModeBlue)]
         let present = all.compactMap { name, offset in offset.map { (name, $0) } }
-        return present.isEmpty || leds == nil ? nil : present
+        return present.isEmpty || controls.leds == nil ? nil : present
     }
 
 }

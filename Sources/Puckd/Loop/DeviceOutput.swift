@@ -1,6 +1,6 @@
 import CLinux
 import Console
-import Glibc
+import SystemCalls
 
 /// How severe a log line is: the syslog priority journald files it under (`journalctl -p err`).
 public enum LogPriority: UInt8, Sendable {
@@ -22,7 +22,7 @@ public enum LogPriority: UInt8, Sendable {
 /// describes. Allocation-free except `text(_:)`.
 public final class DeviceOutput {
     /// The descriptor written to.
-    public let fileDescriptor: Int32
+    public let fileDescriptor: FileDescriptor
     /// True when the descriptor is the journal's stream: lines carry `<N>` priority prefixes.
     public let prefixesPriorities: Bool
     /// The interactive console that shows log lines instead (nil: the descriptor).
@@ -33,9 +33,9 @@ public final class DeviceOutput {
     public private(set) var writtenLines = 0
     private var buffer = OutputBuffer(capacity: 4096)
 
-    public init(fileDescriptor: Int32 = 1) {
+    public init(fileDescriptor: FileDescriptor = .standardOutput) {
         self.fileDescriptor = fileDescriptor
-        prefixesPriorities = clinux_console_is_journal_stream(fileDescriptor) == 1
+        prefixesPriorities = clinux_console_is_journal_stream(fileDescriptor.rawValue) == 1
     }
 
     /// Writes one log line: "puckd: " + what `build` appends + newline (after `<N>` on the journal).
@@ -81,12 +81,12 @@ public final class DeviceOutput {
             writtenLines += 1
             return
         }
-        let writable = clinux_writable_now(fileDescriptor)
+        let writable = clinux_writable_now(fileDescriptor.rawValue)
         guard writable == 1 else {
             droppedLines += 1
             return
         }
-        let ok = buffer.withBytes { StandardStreams.write(fd: fileDescriptor, $0) }
+        let ok = buffer.withBytes { StandardStreams.write(fd: fileDescriptor.rawValue, $0) }
         if ok { writtenLines += 1 } else { droppedLines += 1 }
     }
 }

@@ -1,7 +1,6 @@
 import CLinux
 import Configuration
 import Controls
-import Glibc
 
 /// SIGHUP: read the configuration again. A bad file is rejected with its error and the running
 /// configuration stays; a good one is applied as far as the running device can (keys marked live),
@@ -12,11 +11,11 @@ extension Device {
     /// A SIGHUP arrived: the next step reloads (at once, or when the interval since the last reload ends).
     func requestReload() {
         pendingReloadRequests += 1
-        counters.reloadRequests &+= 1
+        routerCounters.reloadRequests &+= 1
     }
 
     func reload(nowNanoseconds now: Int64, requests: Int = 1) {
-        counters.reloads &+= 1
+        routerCounters.reloads &+= 1
         let merged = requests > 1 ? " (" + String(requests) + " SIGHUPs merged into this reload)" : ""
         let loaded: LoadedConfiguration
         do throws(ConfigurationError) {
@@ -58,15 +57,14 @@ extension Device {
         let old = configuration
         configuration = new
         if new.heading != old.heading { heading.configuration = new.heading }
-        pipeline.assembler.configuration.quietCloseFraction = new.gps.quietCloseFraction
+        gpsLink.pipeline.assembler.configuration.quietCloseFraction = new.gps.quietCloseFraction
         if new.gpio.modeCycle != old.gpio.modeCycle, let cycle = try? ButtonModeCycle(new.gpio.modeCycle) {
-            modeCycle = cycle
+            controls.modeCycle = cycle
         }
         if new.loop.tickHertz != old.loop.tickHertz {
-            tickPeriodNanoseconds = 1_000_000_000 / Int64(new.loop.tickHertz)
-            nextTickNanoseconds = now + tickPeriodNanoseconds
-            if imu != nil { coalesceNanoseconds = min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2 }
-            armWakeTimer(fired: true)
+            scheduler.setTickHertz(new.loop.tickHertz, imuPeriodNanoseconds: !imuLink.isPresent ? nil : imuPeriodNanoseconds,
+                                   nowNanoseconds: now)
+            scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds, fired: true)
         }
         if new.tracking.followZoom != old.tracking.followZoom || new.tracking.followPitchDegrees != old.tracking.followPitchDegrees {
             followViewport = nil   // the configured follow-puck options apply again

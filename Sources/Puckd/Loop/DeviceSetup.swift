@@ -1,6 +1,7 @@
 import Configuration
 import Hardware
 import Simulation
+import SystemCalls
 
 /// What `puckd run` opened before the device starts: the configuration and the hardware edges (each
 /// possibly missing, with the reason), the systemd notifier, and the descriptors to use.
@@ -21,10 +22,10 @@ public struct DeviceSetup {
     /// True when the GPS bytes are a recording (a FILE source, the simulated board's log): receiver
     /// dates are then the log's own (`GPSDatePivot.resolver(recorded:)`).
     public var gpsIsRecording = false
-    /// The signalfd of SIGTERM, SIGINT and SIGHUP (`clinux_device_signalfd`), -1 for none (tests).
-    public var signalDescriptor: Int32 = -1
+    /// The signalfd of SIGTERM, SIGINT and SIGHUP (`clinux_device_signalfd`); nil for none (tests).
+    public var signalDescriptor: FileDescriptor?
     /// Where report, log and status lines go (standard error when the console owns standard output).
-    public var outputDescriptor: Int32 = 1
+    public var outputDescriptor: FileDescriptor = .standardOutput
     /// The console.
     public var console: DeviceConsoleEndpoint = .none
     /// The systemd notifier (inactive unless `$NOTIFY_SOCKET` is set).

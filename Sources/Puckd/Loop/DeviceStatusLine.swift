@@ -22,12 +22,12 @@ extension Device {
         out.append(Double(now - startNanoseconds) / 1e9, decimals: 1)
         out.append(" s | fix ")
         switch fixIndicator(nowNanoseconds: now) {
-        case .noFix: out.append(lastFixNanoseconds == nil ? "none yet" : "none")
+        case .noFix: out.append(gpsLink.lastFixNanoseconds == nil ? "none yet" : "none")
         case .fix2D: out.append("2D")
         case .fix3D: out.append("3D")
         case .stale: out.append("stale")
         }
-        if let fix = lastFix, fix.hasPosition, let lat = fix.latitudeDegrees, let lon = fix.longitudeDegrees {
+        if let fix = gpsLink.lastFix, fix.hasPosition, let lat = fix.latitudeDegrees, let lon = fix.longitudeDegrees {
             out.append(UInt8(ascii: " "))
             out.append(FixSummary.qualityName(fix.quality))
             if let used = fix.satellitesUsed {

@@ -1,7 +1,6 @@
 import Configuration
 import Console
 import Controls
-import Glibc
 import Hardware
 import Heading
 import State
@@ -10,35 +9,30 @@ import Tracking
 
 /// The tracking tick (core, events, faults, LEDs) and the periodic work of every wake-up.
 extension Device {
+    /// The scheduled tracking tick: the core, its events, the faults, the LEDs. The only place the core
+    /// ticks (a console command waits for it, `DeviceConsoleCommands.swift`).
     func tick(nowNanoseconds now: Int64) {
-        counters.ticks &+= 1
         core.tick(atNanoseconds: now)
         drainCoreEvents()
         updateFaults(nowNanoseconds: now)
-        guard let gpio, leds != nil else { return }
-        let frame = ledPatterns.frame(for: indicatorState(nowNanoseconds: now), atNanoseconds: now)
-        do throws(GPIOError) {
-            let written = try leds?.show(frame, on: gpio, nowNanoseconds: now) ?? 0
-            counters.ledWrites &+= UInt64(written)
-        } catch {
-            counters.gpioErrors &+= 1
-            leds = nil
-            output.text("gpio: writing the LEDs failed (" + error.description + "); running without LEDs", priority: .error)
+        if controls.leds != nil {
+            controls.showLEDs(indicatorState(nowNanoseconds: now), gpio: gpio, nowNanoseconds: now, output: output)
         }
+        answerAwaitingCommand(nowNanoseconds: now)
     }
 
     /// What the LEDs show now.
     func indicatorState(nowNanoseconds now: Int64) -> LEDIndicatorState {
-        LEDIndicatorState(fix: fixIndicator(nowNanoseconds: now), modeNumber: modeCycle.position(of: currentCycleEntry) ?? 0,
-                          modeChangedAtNanoseconds: modeChangedAtNanoseconds, fault: !faults.isEmpty)
+        LEDIndicatorState(fix: fixIndicator(nowNanoseconds: now), modeNumber: controls.modeCycle.position(of: currentCycleEntry) ?? 0,
+                          modeChangedAtNanoseconds: controls.modeChangedAtNanoseconds, fault: !faults.isEmpty)
     }
 
     /// Off before any fix and while the receiver reports none; fast blink when the last position is older
     /// than `[gps] stale_s`; 1 Hz blink for 2D; on for 3D.
     func fixIndicator(nowNanoseconds now: Int64) -> FixIndicator {
-        guard let position = lastPositionNanoseconds else { return .noFix }
+        guard let position = gpsLink.lastPositionNanoseconds else { return .noFix }
         if now - position > Int64(configuration.gps.staleSeconds * 1e9) { return .stale }
-        switch lastFix?.mode ?? .noFix {
+        switch gpsLink.lastFix?.mode ?? .noFix {
         case .noFix: return .noFix
         case .twoD: return .fix2D
         case .threeD: return .fix3D
@@ -60,27 +54,27 @@ extension Device {
             console?.state.events.record(timed)
             switch timed.event {
             case .didChangeTrackingMode(let mode, _):
-                modeChangedAtNanoseconds = timed.timeNanoseconds
-                stateDirty = true
+                controls.modeChangedAtNanoseconds = timed.timeNanoseconds
+                persistence.dirty = true
                 output.line { out in
                     out.append("mode: ")
                     out.append(mode.name)
-                    if let position = modeCycle.position(of: .mode(mode)) {
+                    if let position = controls.modeCycle.position(of: .mode(mode)) {
                         out.append(" (LED: ")
                         out.append(int: position)
                         out.append(" blinks)")
                     }
                 }
             case .didChangeViewportStatus(let status, _):
-                stateDirty = true
+                persistence.dirty = true
                 if case .transition = status { continue }
-                modeChangedAtNanoseconds = timed.timeNanoseconds
+                controls.modeChangedAtNanoseconds = timed.timeNanoseconds
                 output.line { out in
                     out.append("viewport: ")
                     out.append(status.word)
                 }
             case .didChangeAuthorization, .willStartLocatingUser, .didStopLocatingUser:
-                stateDirty = true
+                persistence.dirty = true
             default:
                 break
             }
@@ -90,22 +84,22 @@ extension Device {
     /// Recomputes the fault bits and logs those that appear or clear.
     func updateFaults(nowNanoseconds now: Int64) {
         var f: DeviceFaults = []
-        switch gpsStatus {
+        switch gpsLink.status {
         case .waitingToReconnect, .failed: f.insert(.gpsDown)
         case .open, .finished:
-            if now - lastSentenceNanoseconds > Int64(configuration.gps.staleSeconds * 1e9) { f.insert(.gpsSilent) }
+            if now - gpsLink.lastSentenceNanoseconds > Int64(configuration.gps.staleSeconds * 1e9) { f.insert(.gpsSilent) }
         case .connecting: break
         }
-        if let imu {
-            let state = imu.status.state
+        if let status = imuLink.status {
+            let state = status.state
             if state == .faulted || state == .backoff || (state != .running && now - startNanoseconds > 2_000_000_000) {
                 f.insert(.imu)
             }
-        } else if imuProblem != nil {
+        } else if imuLink.problem != nil {
             f.insert(.imu)
         }
-        if stateProblem != nil || stateWriteFailed { f.insert(.state) }
-        if ppsProblem != nil { f.insert(.pps) }
+        if persistence.isFaulted { f.insert(.state) }
+        if ppsInput.problem != nil { f.insert(.pps) }
         faults = f
         if f == loggedFaults { return }
         let appeared = f.subtracting(loggedFaults), cleared = loggedFaults.subtracting(f)
@@ -145,27 +139,9 @@ extension Device {
         }
         notifier.watchdogIfDue(nowNanoseconds: now)
         if notifier.statusDue(nowNanoseconds: now) { sendSystemdStatus(nowNanoseconds: now) }
-        if stateDirty && now >= nextStateWriteNanoseconds, let stateStore {
-            stateDirty = false
-            nextStateWriteNanoseconds = now + Int64(configuration.state.saveIntervalSeconds * 1e9)
-            if let failure = stateStore.save(stateRecord()) {
-                counters.stateWriteFailures &+= 1
-                if !stateWriteFailed {
-                    stateWriteFailed = true
-                    output.line(.error) { out in
-                        out.append("state: writing the state file failed (")
-                        failure.write { out.append($0) }
-                        out.append("); keeping the state in memory and retrying")
-                    }
-                }
-                stateDirty = true
-            } else {
-                counters.stateWrites &+= 1
-                if stateWriteFailed {
-                    stateWriteFailed = false
-                    output.line { out in out.append("state: writing works again") }
-                }
-            }
+        if persistence.writeDue(nowNanoseconds: now) {
+            persistence.write(stateRecord(), nowNanoseconds: now, intervalSeconds: configuration.state.saveIntervalSeconds,
+                              output: output)
         }
     }
 

@@ -5,6 +5,7 @@ import Receiver
 @testable import Simulation
 import TestSupport
 @testable import Puckd
+import SystemCalls
 
 /// The whole device reading and configuring a receiver twin over a pseudo-terminal, with a synthetic
 /// clock: the twin sits behind `SimulatedReceiverPort`, the device opens it through a symlink (so an
@@ -40,7 +41,7 @@ final class ReceiverTwinDevice {
         let loaded = try sources.load()
         now = start
         var setup = DeviceSetup(loaded: loaded, sources: sources, gpsDescription: link + " (receiver twin)")
-        setup.outputDescriptor = outputFD
+        setup.outputDescriptor = FileDescriptor(known: outputFD)
         setup.printsReport = false
         if console {
             var input: [Int32] = [0, 0], out: [Int32] = [0, 0]
@@ -115,7 +116,7 @@ final class ReceiverTwinDevice {
 
     var output: String { String(decoding: Fixtures.readFile(outputPath) ?? [], as: UTF8.self) }
 
-    var status: ReceiverStatus { device.receiverLink.configurator.status }
+    var status: ReceiverStatus { device.gpsLink.receiverLink.configurator.status }
 
     func removeDirectory() {
         for name in ["output.txt", "state", "state.tmp", "gps0"] { unlink(directory + "/" + name) }

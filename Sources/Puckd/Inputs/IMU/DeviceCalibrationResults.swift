@@ -17,16 +17,13 @@ extension Device {
         calibration.cancel()
         let timeout = Int64(configuration.imu.calibrationTimeoutSeconds * 1e9)
         gyroCalibration.start(nowNanoseconds: now, timeoutNanoseconds: timeout)
-        simulation?.motion.startStill(atNanoseconds: now,
-                                      durationNanoseconds: Int64((gyroCalibration.requiredSeconds + 2) * 1e9))
+        let note = board.calibrationStarted(.holdStill, nowNanoseconds: now,
+                                            durationNanoseconds: Int64((gyroCalibration.requiredSeconds + 2) * 1e9))
         output.line { out in
             out.append("calibration: gyroscope bias measurement started; keep the board still for ")
             out.append(gyroCalibration.requiredSeconds, decimals: 0)
             out.append(" s")
-            if let simulation {
-                out.append(simulation.movesForCalibration ? " (the simulated board holds still by itself)"
-                                                          : " (the simulated IMU replays its recording and does not hold still for it)")
-            }
+            if let note { out.append(note) }
         }
     }
 
@@ -35,10 +32,10 @@ extension Device {
         case .collecting:
             break
         case .fitted(var fitted):
-            fitted.utcNanoseconds = lastFix?.utcNanoseconds
+            fitted.utcNanoseconds = gpsLink.lastFix?.utcNanoseconds
             if fitted.gyroBiasRadiansPerSecond == nil { fitted.gyroBiasRadiansPerSecond = currentGyroBias }
             heading.setCalibration(fitted)
-            stateDirty = true
+            persistence.dirty = true
             setCalibrationResult { out in
                 out.append("magnetometer calibrated (")
                 out.append(fitted.coverageFraction * 100, decimals: 0)
@@ -88,7 +85,7 @@ extension Device {
                                        heightMeters: fix.altitudeMSLMeters ?? 0,
                                        utcNanoseconds: fix.utcNanoseconds ?? 1_767_225_600_000_000_000)
             }
-            stateDirty = true
+            persistence.dirty = true
             setCalibrationResult { out in
                 out.append("gyroscope bias ")
                 out.append(bias.x * Angle.degreesPerRadian, decimals: 3)

@@ -1,9 +1,7 @@
-import Glibc
+import Console
+import Configuration
 import Hardware
-import Heading
 import NMEA
-import State
-import Tracking
 
 /// Fixes completed while feeding one read: at most one per sentence, so 16 cover a 256-byte read.
 struct PendingFixes {
@@ -21,28 +19,72 @@ struct PendingFixes {
     subscript(index: Int) -> Fix { storage[index] }
 }
 
-/// GPS: read the source, run the NMEA pipeline, hand fixes to the core, the heading and PPS.
-extension Device {
+/// The GPS link as a loop component: the NMEA pipeline (framer, parser, epoch assembler), the baud
+/// search, the receiver configurator, the source's status and reconnect messages, and its counters.
+/// `service` reads the source the router passes in (generic, so no existential), and hands each fix it
+/// completes to the router's non-escaping `onFix` (the core, the heading, PPS and the state take it
+/// from there). Everything is allocated at start-up.
+final class GPSLink {
+    var pipeline: NMEAPipeline
+    var baudSearch: BaudRateSearch?
+    /// Configuring the receiver: the configurator, the UBX reader, what the log said.
+    let receiverLink: DeviceReceiverLink
+    let output: DeviceOutput
+    /// The console, whose NMEA log records the sentences, UBX frames and commands (nil: none).
+    let console: DeviceConsole?
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    /// The last fix, and when it (and the last one with a position) arrived, monotonic ns.
+    private(set) var lastFix: Fix?
+    private(set) var lastFixNanoseconds: Int64?
+    private(set) var lastPositionNanoseconds: Int64?
+    private var lastSentenceCount = 0
+    /// When the last valid sentence arrived (the gps-silent fault), monotonic ns.
+    private(set) var lastSentenceNanoseconds: Int64
+    private(set) var status: SourceStatus = .connecting
+    var baudLockLogged = false
+    /// The source said how it was opened (once).
+    var described = false
+    private var lastLoggedError: SourceError?
+    private var repeatedErrors = 0
+    /// The last source error as text (the console's fault list), empty when none.
+    private(set) var errorText = ConsoleText()
+    private(set) var bytes: UInt64 = 0
+    private(set) var fixes: UInt64 = 0
+    private(set) var errors: UInt64 = 0
+
+    init(_ settings: GPSSettings, epochs: EpochAssembler.Configuration, output: DeviceOutput, console: DeviceConsole?,
+         nowNanoseconds now: Int64) {
+        pipeline = NMEAPipeline(strict: settings.strict, configuration: epochs)
+        receiverLink = DeviceReceiverLink(settings)
+        self.output = output
+        self.console = console
+        readBuffer = .allocate(byteCount: 256, alignment: 16)
+        lastSentenceNanoseconds = now
+    }
+
+    deinit { readBuffer.deallocate() }
+
     /// Reads what the source has (a few reads at most per wake-up) and handles the fixes it completes.
     /// Returns a baud rate when auto-baud wants the port switched.
-    func serviceGPS<Source: ByteSource & ~Copyable>(_ gps: inout Source, nowNanoseconds now: Int64) -> Int? {
+    func service<Source: ByteSource & ~Copyable>(_ gps: inout Source, nowNanoseconds now: Int64,
+                                                 onFix: (borrowing Fix) -> Void) -> Int? {
         var reads = 0
         while reads < 8 {
             let n: Int
             do throws(SourceError) {
                 n = try gps.read(into: readBuffer, nowNanoseconds: now)
             } catch {
-                counters.gpsErrors &+= 1
+                errors &+= 1
                 logSourceError(error)
                 break
             }
             if n == 0 { break }
-            counters.gpsBytes &+= UInt64(n)
-            feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]), nowNanoseconds: now)
+            bytes &+= UInt64(n)
+            feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]), nowNanoseconds: now, onFix: onFix)
             reads += 1
             if n < readBuffer.count { break }
         }
-        noteGPSStatus(gps.status)
+        noteStatus(gps.status)
         if let rate = serviceReceiver(&gps, nowNanoseconds: now) { return rate }
         let delivered = pipeline.framer.counters.sentencesDelivered
         if delivered != lastSentenceCount {
@@ -72,7 +114,7 @@ extension Device {
 
     /// Runs bytes through the pipeline and handles the completed fixes: an epoch closes the moment its
     /// learned last sentence is in (or the next epoch begins).
-    func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64) {
+    func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64, onFix: (borrowing Fix) -> Void) {
         var pending = PendingFixes()
         observeReceiverBytes(bytes, nowNanoseconds: now)
         pipeline.feed(bytes, nowNanoseconds: now, onSentence: { s, c in observeReceiverSentence(s, c, nowNanoseconds: now) }) { fix in
@@ -80,61 +122,39 @@ extension Device {
         }
         var i = 0
         while i < pending.count {
-            handleFix(pending[i], nowNanoseconds: now)
+            handle(pending[i], nowNanoseconds: now, onFix: onFix)
             i += 1
         }
     }
 
     /// Closes the open epoch when the line has been quiet past its deadline (its ender did not come).
-    func serviceEpochDeadline(nowNanoseconds now: Int64) {
+    func serviceEpochDeadline(nowNanoseconds now: Int64, onFix: (borrowing Fix) -> Void) {
         guard let deadline = pipeline.deadlineNanoseconds, now >= deadline else { return }
         var pending = PendingFixes()
         pipeline.closeIfQuiet(nowNanoseconds: now) { fix in pending.append(fix) }
-        if pending.count > 0 { handleFix(pending[0], nowNanoseconds: now) }
+        if pending.count > 0 { handle(pending[0], nowNanoseconds: now, onFix: onFix) }
     }
 
-    /// One fix: the tracking core, the heading's declination and speed, PPS pairing, the fix LED.
-    func handleFix(_ fix: Fix, nowNanoseconds now: Int64) {
-        counters.fixes &+= 1
+    /// One fix: counted and kept as the last one, then handed to the router.
+    private func handle(_ fix: Fix, nowNanoseconds now: Int64, onFix: (borrowing Fix) -> Void) {
+        fixes &+= 1
         lastFixNanoseconds = now
-        if fix.hasPosition {
-            lastPositionNanoseconds = now
-            lastGoodFix = SavedFix(fix)
-            if now >= nextFixRefreshNanoseconds {
-                nextFixRefreshNanoseconds = now + Int64(configuration.state.fixIntervalSeconds * 1e9)
-                stateDirty = true
-            }
-        }
+        if fix.hasPosition { lastPositionNanoseconds = now }
         lastFix = fix
-        core.updateLocation(fix, atNanoseconds: now)
-        heading.update(fix: fix, receivedAtNanoseconds: now)
-        guard let utc = fix.utcNanoseconds, utc % 1_000_000_000 == 0 else { return }
-        if ppsLine != nil {
-            _ = pps.fix(utcNanoseconds: utc, receivedAtNanoseconds: now)
-        } else if let ppsDevice {
-            // The kernel stamps PPS on CLOCK_REALTIME: pair on that clock (read only for whole seconds).
-            if let reading = try? ppsDevice.fetch(), reading.assertSequence != ppsLastSequence {
-                ppsLastSequence = reading.assertSequence
-                counters.ppsEdges &+= 1
-                pps.pulse(atNanoseconds: reading.assertRealtimeNanoseconds)
-            }
-            var ts = timespec()
-            clock_gettime(CLOCK_REALTIME, &ts)
-            _ = pps.fix(utcNanoseconds: utc, receivedAtNanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-        }
+        onFix(fix)
     }
 
     /// Logs a source error as the source reported it (the source already scheduled its reconnect).
     /// The same error again (a receiver that stays unplugged while the source retries with backoff) is
     /// counted, not logged; the reopen says how many attempts failed.
     func logSourceError(_ error: SourceError) {
-        if let last = lastLoggedGPSError, last.kind == error.kind, last.systemErrno == error.systemErrno {
-            repeatedGPSErrors += 1
+        if let last = lastLoggedError, last.kind == error.kind, last.systemErrno == error.systemErrno {
+            repeatedErrors += 1
             return
         }
-        lastLoggedGPSError = error
-        gpsErrorText.removeAll()
-        error.writeMessage { gpsErrorText.append($0) }
+        lastLoggedError = error
+        errorText.removeAll()
+        error.writeMessage { errorText.append($0) }
         output.line(.error) { out in
             out.append("gps: ")
             error.writeMessage { out.append($0) }
@@ -143,12 +163,12 @@ extension Device {
     }
 
     /// Logs the source opening (once per open).
-    func noteGPSStatus(_ status: SourceStatus) {
-        if status == gpsStatus { return }
-        gpsStatus = status
+    func noteStatus(_ status: SourceStatus) {
+        if status == self.status { return }
+        self.status = status
         switch status {
         case .open:
-            let failed = repeatedGPSErrors + (lastLoggedGPSError == nil ? 0 : 1)
+            let failed = repeatedErrors + (lastLoggedError == nil ? 0 : 1)
             output.line { out in
                 out.append("gps: source open, reading NMEA")
                 if failed > 0 {
@@ -159,32 +179,12 @@ extension Device {
                     out.append(")")
                 }
             }
-            lastLoggedGPSError = nil
-            repeatedGPSErrors = 0
+            lastLoggedError = nil
+            repeatedErrors = 0
         case .finished:
             output.line(.warning) { out in out.append("gps: the source ended (end of file); the puck goes stale") }
         case .waitingToReconnect, .connecting, .failed:
             break
-        }
-    }
-
-    /// Reads PPS line edges.
-    func servicePPSLine() {
-        guard let gpio, let line = ppsLine else { return }
-        while true {
-            ppsEvents.removeAll()
-            let n: Int
-            do throws(GPIOError) { n = try gpio.readEvents(line, into: &ppsEvents) } catch {
-                counters.gpioErrors &+= 1
-                return
-            }
-            var i = 0
-            while i < ppsEvents.count {
-                counters.ppsEdges &+= 1
-                pps.edge(ppsEvents[i])
-                i += 1
-            }
-            if n < GPIOEventBatch.capacity { return }
         }
     }
 }

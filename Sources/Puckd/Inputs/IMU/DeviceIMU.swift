@@ -4,13 +4,9 @@ import Tracking
 /// IMU: poll the device, fuse the sample, publish headings to the core, feed a calibration run.
 extension Device {
     func serviceIMU(nowNanoseconds now: Int64) {
-        simulation?.prepareIMU(nowNanoseconds: now)
-        counters.imuPolls &+= 1
-        let reading = imu?.poll(nowNanoseconds: now)
-        noteIMUState(nowNanoseconds: now)
-        guard let reading else { return }
-        counters.imuSamples &+= 1
-        if heading.update(reading.sample) { counters.headingsPublished &+= 1 }
+        board.imuWillBeRead(atNanoseconds: now)
+        guard let reading = imuLink.service(nowNanoseconds: now, output: output) else { return }
+        if heading.update(reading.sample) { routerCounters.headingsPublished &+= 1 }
         // Every fused sample goes to the core once a heading exists, not only the published ones
         // (`headingFilter`, 1°): the core applies the 1° filter itself to the camera and its events
         // (tracking.md 4.2), while each sample keeps the IMU source fresh (the bearing fallback drops an IMU
@@ -34,31 +30,6 @@ extension Device {
                                               acceleration: reading.sample.accelerationMetersPerSecondSquared,
                                               nowNanoseconds: now)
             handleGyroscopeOutcome(outcome)
-        }
-    }
-
-    /// Logs IMU state changes (running, faulted) once each.
-    func noteIMUState(nowNanoseconds now: Int64) {
-        guard let status = imu?.status, status.state != imuState else { return }
-        imuState = status.state
-        switch status.state {
-        case .running:
-            imuFaultLogged = false
-            output.line { out in
-                out.append("imu: running")
-                if let chip = status.chip { out.append(" ("); out.append(chip.chip.name); out.append(")") }
-                if status.initializations > 1 { out.append(" again after a fault") }
-            }
-        case .faulted:
-            if imuFaultLogged { return }
-            imuFaultLogged = true
-            output.line(.error) { out in
-                out.append("imu: ")
-                if let fault = status.lastFault { out.append(fault.summary) } else { out.append("fault") }
-                out.append("; the bearing falls back to the GPS course while puckd retries")
-            }
-        case .probing, .initializing, .backoff:
-            break
         }
     }
 }

@@ -41,7 +41,7 @@ final class DeviceReceiverLink {
     }
 }
 
-extension Device {
+extension GPSLink {
     /// Runs the configurator after the GPS reads of a wake-up: (re)starts it when the port opened,
     /// writes the command it asks for, and returns a line speed when it wants the port switched.
     func serviceReceiver<Source: ByteSource & ~Copyable>(_ gps: inout Source, nowNanoseconds now: Int64) -> Int? {

@@ -1,0 +1,123 @@
+import Configuration
+import Console
+import Controls
+import Hardware
+import SystemCalls
+
+/// Buttons, LEDs and the mode cycle as a loop component: the debounced button panel (its two line
+/// slots in the poll set), the LED outputs and their patterns, the cycle a press steps through, and
+/// their counters. A GPIO failure drops that group (said once) and the device runs without it.
+struct ControlsLink {
+    var buttons: ButtonPanel?
+    var leds: LEDOutputs?
+    let ledPatterns = LEDPatterns()
+    var modeCycle: ButtonModeCycle<ModeCycleEntry>
+    /// The presses of the last service (fixed capacity), for the router to act on.
+    private(set) var presses = ButtonPressBatch()
+    /// When the mode (or viewport) last changed: the mode LED restarts its blink group.
+    var modeChangedAtNanoseconds: Int64
+    /// The poll slots of the primary and secondary button lines.
+    let slots: PollSlots
+    private(set) var shortPresses: UInt64 = 0
+    private(set) var longPresses: UInt64 = 0
+    private(set) var ledWrites: UInt64 = 0
+    private(set) var gpioErrors: UInt64 = 0
+
+    /// Requests the button and LED lines on `gpio` (start-up; allocates). Problems go to `degradations`.
+    init(_ c: GPIOSettings, gpio: (any GPIOController)?, slots: PollSlots, nowNanoseconds now: Int64,
+         degradations: inout [String]) {
+        self.slots = slots
+        modeChangedAtNanoseconds = now
+        modeCycle = (try? ButtonModeCycle(c.modeCycle)) ?? (try! ButtonModeCycle([ModeCycleEntry.mode(.none)]))
+        guard let gpio else { return }
+        if let offset = c.button {
+            do throws(GPIOError) {
+                let bias = c.buttonBias
+                buttons = try ButtonPanel(
+                    primary: ButtonLine(offset: UInt32(offset), activeLow: c.buttonActiveLow, bias: bias),
+                    secondary: c.button2.map { ButtonLine(offset: UInt32($0), activeLow: c.buttonActiveLow, bias: bias) },
+                    timing: c.timing, controller: gpio)
+            } catch {
+                degradations.append("no buttons: " + error.description)
+            }
+        }
+        let lines = c.ledLines
+        if lines.fix != nil || lines.mode != nil || lines.fault != nil || lines.heartbeat != nil || lines.modeRed != nil {
+            do throws(GPIOError) {
+                leds = try LEDOutputs(configuration: lines, controller: gpio)
+            } catch {
+                degradations.append("no LEDs: " + error.description)
+            }
+        }
+    }
+
+    /// The button lines' event descriptors.
+    func fillPollSlots(_ poll: PollSet, gpio: (any GPIOController)?) {
+        var primary: FileDescriptor?, secondary: FileDescriptor?
+        if let gpio, let buttons {
+            primary = buttons.descriptor(of: .primary, on: gpio)
+            secondary = buttons.descriptor(of: .secondary, on: gpio)
+        }
+        poll.set(slots[0], descriptor: primary, events: .readable)
+        poll.set(slots[1], descriptor: secondary, events: .readable)
+    }
+
+    /// Reads the ready button lines and the debounce decisions due at `now`; the presses recognised are
+    /// in `presses` (counted here, acted on by the router).
+    mutating func service(gpio: (any GPIOController)?, primaryReady: Bool, secondaryReady: Bool,
+                          nowNanoseconds now: Int64, output: DeviceOutput) {
+        presses.removeAll()
+        guard let gpio, buttons != nil else { return }
+        do throws(GPIOError) {
+            if primaryReady { try buttons?.drain(.primary, from: gpio, into: &presses) }
+            if secondaryReady { try buttons?.drain(.secondary, from: gpio, into: &presses) }
+        } catch {
+            gpioErrors &+= 1
+            buttons = nil
+            output.text("gpio: reading the buttons failed (" + error.description + "); running without buttons", priority: .error)
+            return
+        }
+        buttons?.advance(toNanoseconds: now, into: &presses)
+        var i = 0
+        while i < presses.count {
+            if presses[i].kind == .short { shortPresses &+= 1 } else { longPresses &+= 1 }
+            i += 1
+        }
+    }
+
+    /// Shows `state` on the LEDs (each scheduled tick).
+    mutating func showLEDs(_ state: LEDIndicatorState, gpio: (any GPIOController)?, nowNanoseconds now: Int64,
+                           output: DeviceOutput) {
+        guard let gpio, leds != nil else { return }
+        let frame = ledPatterns.frame(for: state, atNanoseconds: now)
+        do throws(GPIOError) {
+            let written = try leds?.show(frame, on: gpio, nowNanoseconds: now) ?? 0
+            ledWrites &+= UInt64(written)
+        } catch {
+            gpioErrors &+= 1
+            leds = nil
+            output.text("gpio: writing the LEDs failed (" + error.description + "); running without LEDs", priority: .error)
+        }
+    }
+
+    /// LEDs off at shutdown.
+    mutating func allOff(gpio: any GPIOController, nowNanoseconds now: Int64, output: DeviceOutput) {
+        guard leds != nil else { return }
+        do throws(GPIOError) { try leds?.allOff(on: gpio, nowNanoseconds: now) } catch {
+            output.text("gpio: turning the LEDs off failed: " + error.description, priority: .error)
+        }
+    }
+
+    /// The button and LED rows of the `stats` table (`gpio` for the kernel's dropped-edge count).
+    func appendStats(to t: inout ConsoleCounterTable, gpio: (any GPIOController)?, otherGPIOErrors: UInt64) {
+        let primary = buttons?.primary, secondary = buttons?.secondary
+        t.append("gpio.buttonEdges", Int64((primary?.edgeCount ?? 0) + (secondary?.edgeCount ?? 0)))
+        t.append("gpio.bouncesRejected", Int64((primary?.rejectedChangeCount ?? 0) + (secondary?.rejectedChangeCount ?? 0)))
+        t.append("gpio.edgesDroppedByKernel", Int64(gpio?.droppedEventCount ?? 0))
+        t.append("gpio.shortPresses", Int64(truncatingIfNeeded: shortPresses))
+        t.append("gpio.longPresses", Int64(truncatingIfNeeded: longPresses))
+        t.append("gpio.pressesDropped", Int64(presses.droppedCount))
+        t.append("gpio.ledWrites", Int64(truncatingIfNeeded: ledWrites))
+        t.append("gpio.errors", Int64(truncatingIfNeeded: gpioErrors &+ otherGPIOErrors))
+    }
+}

@@ -1,0 +1,18 @@
+import NMEA
+import State
+
+/// What the router does with the GPS link's output: each fix goes to the tracking core, the heading
+/// (declination, course aiding), the PPS pairing (whole seconds) and the state (the last good fix).
+extension Device {
+    /// One fix the GPS link completed at `now`.
+    func route(_ fix: borrowing Fix, nowNanoseconds now: Int64) {
+        if fix.hasPosition {
+            lastGoodFix = SavedFix(fix)
+            persistence.positionArrived(nowNanoseconds: now, intervalSeconds: configuration.state.fixIntervalSeconds)
+        }
+        core.updateLocation(fix, atNanoseconds: now)
+        heading.update(fix: fix, receivedAtNanoseconds: now)
+        guard let utc = fix.utcNanoseconds, utc % 1_000_000_000 == 0 else { return }
+        ppsInput.publish(wholeSecondUTCNanoseconds: utc, nowNanoseconds: now)
+    }
+}

@@ -1,0 +1,99 @@
+import CLinux
+import Console
+import SystemCalls
+
+/// The loop's wake-ups: one timerfd armed (absolute, one-shot) for the next IMU poll or tick, whichever
+/// comes first (a tick within `coalesceNanoseconds` of an IMU poll shares its wake-up), the tick
+/// schedule, the poll set, and the loop counters (wake-ups, ticks, timer latency).
+struct WakeScheduler {
+    /// The timerfd (nil when the kernel refused one: the loop then polls every 20 ms).
+    let timer: FileDescriptor?
+    private(set) var armedWakeNanoseconds: Int64 = 0
+    var coalesceNanoseconds: Int64
+    private(set) var tickPeriodNanoseconds: Int64
+    private(set) var nextTickNanoseconds: Int64
+    let pollSet = PollSet()
+    /// The router's fixed slots: signals, the timer, the GPS source, two buttons, PPS, console in and out.
+    let routerSlots: PollSlots
+
+    /// Wake-ups of the loop (returns from poll, or steps in tests), timer wake-ups measured for latency.
+    private(set) var wakeUps: UInt64 = 0
+    private(set) var timerWakeUps: UInt64 = 0
+    /// Longest delay between the moment the wake timer was armed for and the wake-up, nanoseconds.
+    private(set) var maxWakeLatencyNanoseconds: Int64 = 0
+    /// Tracking ticks run, and ticks skipped because the loop fell behind by more than one period.
+    private(set) var ticks: UInt64 = 0
+    private(set) var skippedTicks: UInt64 = 0
+
+    init(tickHertz: Int, imuPeriodNanoseconds: Int64?, nowNanoseconds now: Int64) {
+        timer = FileDescriptor(rawValue: clinux_timerfd_create())
+        let period = 1_000_000_000 / Int64(tickHertz)
+        tickPeriodNanoseconds = period
+        nextTickNanoseconds = now + period
+        coalesceNanoseconds = imuPeriodNanoseconds.map { min($0, period) / 2 } ?? 0
+        routerSlots = pollSet.reserve(8)
+    }
+
+    /// Closes the timerfd (shutdown of the device).
+    func close() {
+        do throws(Errno) { try timer?.close() } catch {}
+    }
+
+    /// Measures how late a timer wake-up came.
+    mutating func noteTimer(nowNanoseconds now: Int64) {
+        guard armedWakeNanoseconds > 0 else { return }
+        timerWakeUps &+= 1
+        let late = now - armedWakeNanoseconds
+        if late > maxWakeLatencyNanoseconds { maxWakeLatencyNanoseconds = late }
+    }
+
+    /// True when the tracking tick is due at `now` (within the coalescing window).
+    func tickDue(nowNanoseconds now: Int64) -> Bool { now >= nextTickNanoseconds - coalesceNanoseconds }
+
+    /// A tick ran at `now`: the next one is a period later; periods the loop slept through are skipped.
+    mutating func tickRan(nowNanoseconds now: Int64) {
+        ticks &+= 1
+        nextTickNanoseconds += tickPeriodNanoseconds
+        if nextTickNanoseconds <= now {
+            skippedTicks &+= UInt64((now - nextTickNanoseconds) / tickPeriodNanoseconds + 1)
+            nextTickNanoseconds = now + tickPeriodNanoseconds
+        }
+    }
+
+    /// A new tick rate (a reload): the next tick a period from `now`.
+    mutating func setTickHertz(_ hertz: Int, imuPeriodNanoseconds: Int64?, nowNanoseconds now: Int64) {
+        tickPeriodNanoseconds = 1_000_000_000 / Int64(hertz)
+        nextTickNanoseconds = now + tickPeriodNanoseconds
+        if let imuPeriodNanoseconds { coalesceNanoseconds = min(imuPeriodNanoseconds, tickPeriodNanoseconds) / 2 }
+    }
+
+    /// Arms the timer for the next IMU poll, or for the next tick when that comes more than the
+    /// coalescing window before it, or for `deadline` (the open epoch's quiet-line deadline) when that
+    /// comes first. Re-arming also clears a fired timer's expiration count.
+    mutating func arm(imuNextNanoseconds imuNext: Int64?, deadline: Int64?, fired: Bool) {
+        guard let timer else { return }
+        let imuNext = imuNext ?? .max
+        var target = imuNext <= nextTickNanoseconds + coalesceNanoseconds ? imuNext : nextTickNanoseconds
+        if let deadline, deadline < target { target = deadline }
+        if target != armedWakeNanoseconds || fired {
+            armedWakeNanoseconds = target
+            _ = clinux_timerfd_arm(timer.rawValue, max(1, target), 0)
+        }
+    }
+
+    /// poll() over every reserved slot: at most a second with the timer, 20 ms without one.
+    mutating func wait() -> PollReadiness {
+        let ready = pollSet.wait(timeoutMilliseconds: timer != nil ? 1000 : 20)
+        wakeUps &+= 1
+        return ready
+    }
+
+    /// The loop's rows of the `stats` table.
+    func appendStats(to t: inout ConsoleCounterTable) {
+        t.append("loop.wakeUps", Int64(truncatingIfNeeded: wakeUps))
+        t.append("loop.ticks", Int64(truncatingIfNeeded: ticks))
+        t.append("loop.skippedTicks", Int64(truncatingIfNeeded: skippedTicks))
+        t.append("loop.timerWakeUps", Int64(truncatingIfNeeded: timerWakeUps))
+        t.append("loop.maxWakeLatencyNanoseconds", maxWakeLatencyNanoseconds)
+    }
+}
