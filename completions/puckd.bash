@@ -3,11 +3,11 @@
 _puckd() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local boards='sim pi4-berrygps-imu-v4 pi5-berrygps-imu-v4 zero2w-berrygps-imu-v4 adafruit-ultimate-gps-hat sense-hat-usb-gps waveshare-l76x-hat hil'
-    local keys='board.name= board.simulated= gps.source= gps.baud= gps.strict= gps.stale_s= gps.quiet_close_fraction= gps.date_pivot= gps.configure= gps.receiver= gps.rate_hz= gps.configure_baud= gps.constellations= gps.sentences= gps.save= imu.bus= imu.chip= imu.mounting= imu.rate_hz= imu.calibration_timeout_s= heading.tilt_tau_s= heading.heading_drift= heading.heading_scale_error= heading.mag_noise= heading.mag_noise_rate_dps= heading.mag_bias_deg= heading.startup_s= heading.accel_tolerance= heading.mag_rejection_deg= heading.field_tolerance= heading.dip_tolerance_deg= heading.field_current_s= heading.field_settle_s= heading.mag_recovery_s= heading.field_relearn_s= heading.field_relearn_turn_deg= heading.field_tau_s= heading.vehicle_compensation= heading.course_speed_mps= heading.course_yaw_rate_dps= heading.course_noise_deg= heading.course_rejection_deg= heading.course_recovery_s= heading.mag_offset_tau_s= heading.gyro_range_dps= heading.rest_gyro_dps= heading.rest_accel= heading.rest_filter_s= heading.rest_s= heading.gyro_noise_density= heading.bias_walk= heading.bias_motion_dps= heading.bias_turn_deg= heading.max_step_s= heading.bias_sigma_dps= heading.scale_sigma= heading.heading_filter_deg= heading.calibrated_floor_deg= heading.uncalibrated_floor_deg= tracking.mode= tracking.show_location= tracking.viewport= tracking.accuracy= tracking.viewport_width= tracking.viewport_height= tracking.zoom= tracking.follow_zoom= tracking.follow_pitch= tracking.stale_s= tracking.heading_indicator= tracking.course_min_speed= tracking.heading_course_fallback= tracking.ignore_zero_accuracy= gpio.chip= gpio.button= gpio.button_active_low= gpio.button_bias= gpio.button2= gpio.debounce_ms= gpio.long_press_ms= gpio.short_press= gpio.long_press= gpio.button2_short= gpio.button2_long= gpio.mode_cycle= gpio.led_fix= gpio.led_mode= gpio.led_fault= gpio.led_heartbeat= gpio.led_mode_red= gpio.led_mode_green= gpio.led_mode_blue= gpio.led_active_low= pps.line= pps.device= loop.tick_hz= console.device= console.status_interval_s= console.start_command= console.access= console.password_file= console.login_delay_s= state.directory= state.save_interval_s= state.fix_interval_s= sim.gps_log= sim.loop= sim.max_gap_s= sim.imu= sim.imu_log='
+    local keys='board.name= board.simulated= gps.source= gps.baud= gps.strict= gps.stale_s= gps.quiet_close_fraction= gps.date_pivot= gps.configure= gps.receiver= gps.rate_hz= gps.configure_baud= gps.constellations= gps.sentences= gps.save= imu.bus= imu.chip= imu.mounting= imu.rate_hz= imu.calibration_timeout_s= heading.tilt_tau_s= heading.heading_drift= heading.heading_scale_error= heading.mag_noise= heading.mag_noise_rate_dps= heading.mag_bias_deg= heading.startup_s= heading.accel_tolerance= heading.mag_rejection_deg= heading.field_tolerance= heading.dip_tolerance_deg= heading.field_current_s= heading.field_settle_s= heading.mag_recovery_s= heading.field_relearn_s= heading.field_relearn_turn_deg= heading.field_tau_s= heading.vehicle_compensation= heading.course_speed_mps= heading.course_yaw_rate_dps= heading.course_noise_deg= heading.course_rejection_deg= heading.course_recovery_s= heading.mag_offset_tau_s= heading.gyro_range_dps= heading.rest_gyro_dps= heading.rest_accel= heading.rest_filter_s= heading.rest_s= heading.gyro_noise_density= heading.bias_walk= heading.bias_motion_dps= heading.bias_turn_deg= heading.max_step_s= heading.bias_sigma_dps= heading.scale_sigma= heading.heading_filter_deg= heading.calibrated_floor_deg= heading.uncalibrated_floor_deg= tracking.mode= tracking.show_location= tracking.viewport= tracking.accuracy= tracking.viewport_width= tracking.viewport_height= tracking.zoom= tracking.follow_zoom= tracking.follow_pitch= tracking.stale_s= tracking.heading_indicator= tracking.course_min_speed= tracking.heading_course_fallback= tracking.ignore_zero_accuracy= gpio.chip= gpio.button= gpio.button_active_low= gpio.button_bias= gpio.button2= gpio.debounce_ms= gpio.long_press_ms= gpio.short_press= gpio.long_press= gpio.button2_short= gpio.button2_long= gpio.mode_cycle= gpio.led_fix= gpio.led_mode= gpio.led_fault= gpio.led_heartbeat= gpio.led_mode_red= gpio.led_mode_green= gpio.led_mode_blue= gpio.led_active_low= pps.line= pps.device= loop.tick_hz= console.device= console.status_interval_s= console.start_command= console.access= console.password_file= console.login_delay_s= state.directory= state.save_interval_s= state.fix_interval_s= track.enabled= track.directory= track.flush_interval_s= track.max_size_mb= track.raw_nmea= sim.gps_log= sim.loop= sim.max_gap_s= sim.imu= sim.imu_log='
     local words='' files=''
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run setup replay scenario ports imu gpio heading password-hash --help --help-config --version --completion' -- "$cur"))
+        COMPREPLY=($(compgen -W 'run setup replay scenario ports imu gpio heading track password-hash --help --help-config --version --completion' -- "$cur"))
         return
     fi
     case $prev in
@@ -27,12 +27,13 @@ _puckd() {
         *" --set") COMPREPLY=($(compgen -W "$keys" -- "$cur")); compopt -o nospace 2>/dev/null; return ;;
         *" --track") COMPREPLY=($(compgen -W "none follow followWithCourse followWithHeading off recenter navigation compassNavigation followPuck overview" -- "$cur")); return ;;
         *" --bias") COMPREPLY=($(compgen -W "pull-up pull-down disabled as-is" -- "$cur")); return ;;
-        *" --status-interval"|*" --hz"|*" --seconds"|*" --adapter"|*" --count"|*" --mounting"|*" --chip"|*" --debounce"|*" --long") return ;;
+        *" --status-interval"|*" --hz"|*" --seconds"|*" --adapter"|*" --count"|*" --mounting"|*" --chip"|*" --debounce"|*" --long"|*" --from"|*" --to") return ;;
     esac
     case ${COMP_WORDS[1]} in
         imu) if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W 'probe read' -- "$cur")); return; fi ;;
         gpio) if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W 'chips watch set pps' -- "$cur")); return; fi ;;
         heading) if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W 'replay keys' -- "$cur")); return; fi ;;
+        track) if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=($(compgen -W 'list' -- "$cur")); return; fi ;;
     esac
     case "${COMP_WORDS[1]} ${COMP_WORDS[2]}" in
         "run "*) words='--board --config --gps --console --set --status-interval --check --help' ;;
@@ -48,6 +49,7 @@ _puckd() {
         "gpio pps") words='--count --help'; files=files ;;
         "heading replay") words='--config --help'; files=files ;;
         "heading keys") words='--help' ;;
+        "track list") words='--gpx|--geojson|--nmea --from --to --board --config --set --help'; files=files ;;
         "password-hash "*) words='--help' ;;
     esac
     if [[ $cur == -* ]]; then
