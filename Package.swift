@@ -43,6 +43,8 @@ let package = Package(
         // The receiver's command languages (UBX, PMTK) and the configuration state machine.
         .target(name: "Receiver", swiftSettings: strict),
         .target(name: "Console", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
+        // gpsd's client protocol (gpsd_json(5) 3.x): request parser and report encoders into caller-owned buffers.
+        .target(name: "GpsdProtocol", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console"], swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
@@ -99,6 +101,8 @@ let package = Package(
                                                           "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Angles", "Console", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "GpsdProtocolTests", dependencies: ["GpsdProtocol", "NMEA", "IMU", "Heading", "Tracking", "Console",
+                                                              "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "Hardware", "Simulation", "TestSupport"],
