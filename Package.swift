@@ -31,6 +31,10 @@ let package = Package(
         // Thread-local malloc counter: linked into tests and the benchmark only, never into puckd.
         .target(name: "CMallocCounter"),
 
+        // The one syscall layer (as apple/swift-system): FileDescriptor, Errno, poll, open/read/write/
+        // close/fsync/rename/ioctl, clocks. Every other module reaches the OS through it.
+        .target(name: "SystemCalls", dependencies: ["CLinux"], swiftSettings: strict),
+
         // Pure core: bytes, samples and monotonic nanoseconds in; values out. No I/O, no clock.
         // Angles: wrapping, shortest arcs, degrees ↔ radians (the one place for each).
         .target(name: "Angles", swiftSettings: strict),
@@ -91,6 +95,7 @@ let package = Package(
         // The invariant checks shared by the NMEA fuzz test and `make fuzz`; not linked into puckd.
         .target(name: "FuzzSupport", dependencies: ["NMEA"], path: "Fuzz/Support", swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "FuzzSupport", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AnglesTests", dependencies: ["Angles"], swiftSettings: strict),
         // The drivers run against the register-level simulated chips (SimulatedIMU, in Simulation).
         .testTarget(name: "IMUTests", dependencies: ["IMU", "Heading", "Simulation", "TestSupport"], swiftSettings: strict),

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include "clinux.h"
 
 int clinux_errno(void) { return errno; }
@@ -10,3 +11,7 @@ int clinux_errno(void) { return errno; }
 const char *clinux_errno_text(int code) { return strerrordesc_np(code); }
 
 const char *clinux_errno_name(int code) { return strerrorname_np(code); }
+
+int clinux_ioctl_pointer(int fd, unsigned long request, void *argument) { return ioctl(fd, request, argument); }
+
+int clinux_ioctl_value(int fd, unsigned long request, int value) { return ioctl(fd, request, value); }

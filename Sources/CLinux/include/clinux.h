@@ -14,4 +14,11 @@ const char *clinux_errno_text(int code);
 
 /// The symbolic name of an errno value ("ENOSPC"), or NULL for an unknown number (strerrorname_np).
 const char *clinux_errno_name(int code);
+
+/// ioctl(2) with a pointer argument (the variadic C call does not import into Swift without a
+/// CVarArg array). Returns the result, or -1 with errno set.
+int clinux_ioctl_pointer(int fd, unsigned long request, void *argument);
+
+/// ioctl(2) with an int argument. Returns the result, or -1 with errno set.
+int clinux_ioctl_value(int fd, unsigned long request, int value);
 #endif
