@@ -49,6 +49,9 @@ let package = Package(
         .target(name: "Console", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
         // gpsd's client protocol (gpsd_json(5) 3.x): request parser and report encoders into caller-owned buffers.
         .target(name: "GpsdProtocol", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console"], swiftSettings: strict),
+        // The gpsd-protocol server's edge: listeners, fixed client slots with bounded queues, one epoll descriptor.
+        .target(name: "GpsdServer", dependencies: ["GpsdProtocol", "SystemCalls", "CLinux", "NMEA", "IMU", "Heading", "Tracking", "Console"],
+                swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
 
@@ -108,6 +111,8 @@ let package = Package(
         .testTarget(name: "ConsoleTests", dependencies: ["Angles", "Console", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "GpsdProtocolTests", dependencies: ["GpsdProtocol", "NMEA", "IMU", "Heading", "Tracking", "Console",
                                                               "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "GpsdServerTests", dependencies: ["GpsdServer", "GpsdProtocol", "SystemCalls", "NMEA", "Tracking", "Heading", "IMU",
+                                                            "Console", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ControlsTests", dependencies: ["Controls", "Hardware", "Simulation", "TestSupport"],

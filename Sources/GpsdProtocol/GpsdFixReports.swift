@@ -70,7 +70,7 @@ public enum GpsdFixReports {
     }
 
     /// `{"class":"SKY",…,"satellites":[…]}` with the DOPs of `fix` and the satellites of `sky`.
-    /// `utcNanoseconds` is the epoch's time (nil: left out).
+    /// With no satellites in view yet, the DOPs and the fix's used count only (gpsd does the same).
     public static func appendSKY(_ sky: borrowing SkyView, fix: borrowing Fix, device: borrowing GpsdShortText,
                                  to out: inout OutputBuffer) {
         out.append("{\"class\":\"SKY\",\"device\":")
@@ -81,6 +81,13 @@ public enum GpsdFixReports {
         number("hdop", fix.hdop, 2, &out)
         number("vdop", fix.vdop, 2, &out)
         number("pdop", fix.pdop, 2, &out)
+        if sky.count == 0 {
+            // No GSV yet (or a receiver that sends none): the DOPs and the used count, as gpsd's SKY
+            // from GGA/GSA alone.
+            if let used = fix.satellitesUsed { out.append(",\"uSat\":"); out.append(int: used) }
+            out.append("}\r\n")
+            return
+        }
         var used = 0
         var i = 0
         while i < sky.count { if sky[i].used { used += 1 }; i += 1 }
