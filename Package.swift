@@ -63,7 +63,7 @@ let package = Package(
 
         // Configuration: keys, files (document, loader, writer), board profiles, whole-file reads.
         .target(name: "Configuration", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware",
-                                                      "Controls", "CBundledData"],
+                                                      "Controls", "CBundledData", "GpsdServer"],
                 swiftSettings: strict),
 
         // Persistent state: the state record, the calibration record inside it, one CRC-32, the atomic store.
@@ -78,10 +78,12 @@ let package = Package(
 
         // The device: the loop that wires sources, core, GPIO, state and console.
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
+                                              "GpsdServer", "GpsdProtocol",
                                               "Configuration", "State", "Simulation", "CLinux", "CCrypt"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
+                                                 "GpsdServer", "GpsdProtocol",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
                                                  "CLinux"],
                 swiftSettings: strict),

@@ -29,6 +29,8 @@ public final class GpsdServer {
     var scratch = OutputBuffer(capacity: 32_768)
     var nextSerial: UInt64 = 1
     public internal(set) var counters = GpsdServerCounters()
+    /// The sky-view count of the last view published (the router compares its own against it).
+    public var publishedSkyViews = 0
     /// The receiver as DEVICE describes it (updated by the router).
     public var device: GpsdDeviceInfo
     // For ?POLL and the climb rate.

@@ -10,11 +10,11 @@ import Tracking
 public enum ConfigurationKeys {
     /// Section names in order.
     public static let sections = ["board", "gps", "imu", "heading", "tracking", "gpio", "pps", "loop", "console",
-                                  "state", "sim"]
+                                  "server", "state", "sim"]
 
     /// Every key.
     public static let all: [ConfigurationKey] = board + gps + imu + heading + tracking + gpio + pps + loop + console
-        + state + sim
+        + server + state + sim
 
     /// The key `[section] name`, if it exists.
     public static func key(section: String, name: String) -> ConfigurationKey? {

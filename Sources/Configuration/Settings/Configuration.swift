@@ -28,6 +28,8 @@ public struct PuckdConfiguration: Sendable, Equatable {
     public var loop = LoopSettings()
     /// `[console]`: where commands come from and the live status line.
     public var console = ConsoleSettings()
+    /// `[server]`: the gpsd-compatible server.
+    public var server = ServerSettings()
     /// `[state]`: persistent state.
     public var state = StateSettings()
     /// `[sim]`: the simulated board (used when `board.simulated` is true).

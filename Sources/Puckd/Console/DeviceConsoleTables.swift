@@ -134,6 +134,7 @@ extension Device {
         t.append("state.writes", Int64(truncatingIfNeeded: c.stateWrites))
         t.append("state.writeFailures", Int64(truncatingIfNeeded: c.stateWriteFailures))
         t.append("state.unchangedSavesSkipped", Int64(stateStore?.unchangedSaveCount ?? 0))
+        appendGpsdServerCounters(&t)
         d.counters = t
     }
 }

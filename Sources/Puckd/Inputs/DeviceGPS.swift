@@ -75,6 +75,7 @@ extension Device {
     func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64) {
         var pending = PendingFixes()
         observeReceiverBytes(bytes, nowNanoseconds: now)
+        gpsdServer?.publish(receiverBytes: bytes)
         pipeline.feed(bytes, nowNanoseconds: now, onSentence: { s, c in observeReceiverSentence(s, c, nowNanoseconds: now) }) { fix in
             pending.append(fix)
         }
@@ -108,6 +109,7 @@ extension Device {
         lastFix = fix
         core.updateLocation(fix, atNanoseconds: now)
         heading.update(fix: fix, receivedAtNanoseconds: now)
+        publishToGpsdServer(fix: fix, nowNanoseconds: now)
         guard let utc = fix.utcNanoseconds, utc % 1_000_000_000 == 0 else { return }
         if ppsLine != nil {
             _ = pps.fix(utcNanoseconds: utc, receivedAtNanoseconds: now)

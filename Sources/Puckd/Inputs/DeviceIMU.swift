@@ -10,6 +10,7 @@ extension Device {
         noteIMUState(nowNanoseconds: now)
         guard let reading else { return }
         counters.imuSamples &+= 1
+        lastIMUSampleForServer = reading.sample
         if heading.update(reading.sample) { counters.headingsPublished &+= 1 }
         // Every fused sample goes to the core once a heading exists, not only the published ones
         // (`headingFilter`, 1°): the core applies the 1° filter itself to the camera and its events

@@ -4,6 +4,7 @@ import Configuration
 import Console
 import Controls
 import Glibc
+import GpsdServer
 import Hardware
 import Heading
 import NMEA
@@ -62,6 +63,9 @@ public final class Device {
     public internal(set) var pps = PPSPairing()
     var ppsEvents = GPIOEventBatch()
     let console: DeviceConsole?
+    /// The gpsd-compatible server (`[server]`), nil when off (Outputs/DeviceGpsdServer.swift).
+    let gpsdServer: GpsdServer?
+    var lastIMUSampleForServer: IMUSample?
     let stateStore: StateStore?
     let notifier: SystemdNotifier
     let output: DeviceOutput
@@ -71,7 +75,7 @@ public final class Device {
     let wakeTimer: Int32
     var armedWakeNanoseconds: Int64 = 0
     var coalesceNanoseconds: Int64
-    static let pollCapacity = 8
+    static let pollCapacity = 9
     let pollSet: UnsafeMutablePointer<pollfd>
     let readBuffer: UnsafeMutableRawBufferPointer
     var statusScratch = OutputBuffer(capacity: 512)
@@ -155,6 +159,7 @@ public final class Device {
         gpsDescription = setup.gpsDescription
         simulation = setup.simulation
         gpio = setup.gpio
+        gpsdServer = setup.gpsdServer
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor
@@ -275,7 +280,7 @@ public final class Device {
         }
         loadConsolePassword(c.console.passwordFile)
 
-        startupReport = stateLines
+        startupReport = stateLines + setup.gpsdServerReport
         openGPIO(now: now)
         openPPS()
         probeIMU(now: now)

@@ -107,12 +107,13 @@ extension Device {
             POLLIN)
         set(7, console.map { $0.session.pendingOutputCount > 0 && !$0.outputClosed ? $0.transport.outputDescriptor : -1 } ?? -1,
             POLLOUT)
+        set(8, gpsdServer?.pollDescriptor.rawValue ?? -1, POLLIN)
         let n = poll(pollSet, nfds_t(Self.pollCapacity), wakeTimer >= 0 ? 1000 : 20)
         counters.wakeUps &+= 1
         var ready: DeviceReadiness = []
         if n <= 0 { return ready }
-        let flags: [8 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
-                                             .consoleOutput]
+        let flags: [9 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
+                                             .consoleOutput, .gpsdServer]
         var i = 0
         while i < Self.pollCapacity {
             if pollSet[i].revents != 0 { ready.insert(flags[i]) }
@@ -147,6 +148,7 @@ extension Device {
         if let next = imu?.nextPollNanoseconds, now >= next - coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { servicePPSLine() }
+        if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
         if let console, ready.contains(.console) || console.hasBufferedInput
             || now >= console.transport.inputPollRequest.deadlineNanoseconds {
             serviceConsole(nowNanoseconds: now)

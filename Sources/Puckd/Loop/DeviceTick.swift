@@ -13,6 +13,7 @@ extension Device {
         counters.ticks &+= 1
         core.tick(atNanoseconds: now)
         drainCoreEvents()
+        publishTickToGpsdServer(nowNanoseconds: now)
         updateFaults(nowNanoseconds: now)
         guard let gpio, leds != nil else { return }
         let frame = ledPatterns.frame(for: indicatorState(nowNanoseconds: now), atNanoseconds: now)
@@ -57,6 +58,7 @@ extension Device {
     func drainCoreEvents() {
         while let timed = core.popEvent() {
             console?.state.events.record(timed)
+            gpsdServer?.publish(event: timed)
             switch timed.event {
             case .didChangeTrackingMode(let mode, _):
                 modeChangedAtNanoseconds = timed.timeNanoseconds
