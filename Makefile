@@ -5,7 +5,7 @@ SWIFT        ?= swift
 # compiler for scripts/check-aarch64, cc for the static binary's NSS test) and benchmarks (gpsd-clients
 # for gpsdecode, pip for pynmea2, time for RSS).
 BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev pkg-config
-TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd debian-archive-keyring gcc libc6-dev \
+TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-gps debian-archive-keyring gcc libc6-dev \
                 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind
 # The device binary: one static executable (Swift runtime, libserialport.a and libgpiod.a linked in),

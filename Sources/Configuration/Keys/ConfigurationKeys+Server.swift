@@ -5,7 +5,7 @@ import GpsdServer
 extension ConfigurationKeys {
     static let server: [ConfigurationKey] = [
         .boolean("server", "enabled", \.server.enabled,
-                 doc: "serve gpsd's client protocol (gpspipe, cgps, chrony's gpsd-less setups, map renderers) on listen and socket"),
+                 doc: "serve gpsd's client protocol (gpspipe, cgps, python3-gps, map renderers) on listen and socket"),
         .text("server", "listen", \.server.listen,
               allowed: "none or a comma-separated list of IPv4:PORT / [IPv6]:PORT",
               doc: "TCP addresses to listen on; loopback only by default, a non-loopback address opens the stream to the network",

@@ -32,6 +32,7 @@ public enum ConfigurationKeys {
         "gpio.button_active_low", "gpio.button_bias", "gpio.button2", "gpio.led_fix", "gpio.led_mode",
         "gpio.led_fault", "gpio.led_heartbeat", "gpio.led_mode_red", "gpio.led_mode_green", "gpio.led_mode_blue",
         "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
+        "server.enabled", "server.listen", "server.socket", "server.max_clients",
     ]
 
     /// True for `deviceShaping` keys and every key of `[console]` and `[sim]`.
