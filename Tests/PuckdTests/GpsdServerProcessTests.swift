@@ -31,7 +31,9 @@ import TestSupport
         let pipe = try #require(runProcess(["/usr/bin/timeout", "60", "/usr/bin/gpspipe", "-w", "-n", "60",
                                             "127.0.0.1:" + String(port)]))
         #expect(pipe.status == 0, "\(pipe.errorOutput)")
-        let tpv = pipe.output.split(separator: "\n").filter { $0.hasPrefix("{\"class\":\"TPV\"") && $0.contains("\"lat\"") }
+        // By bytes: gpsd's lines end in CR LF, one Character to Swift's String.
+        let lines = pipe.output.utf8.split(separator: 0x0A).map { Substring(String(decoding: $0.filter { $0 != 0x0D }, as: UTF8.self)) }
+        let tpv = lines.filter { $0.hasPrefix("{\"class\":\"TPV\"") && $0.contains("\"lat\"") }
         #expect(tpv.count >= 10)
         #expect(pipe.output.contains("{\"class\":\"SKY\""))
         // The same epochs in `puckd replay --json` of the bundled drive: same time, mode and position.
