@@ -155,7 +155,7 @@ public enum RunCommand {
             openHardware(c, into: &setup)
         }
         setup.signalDescriptor = signals
-        (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(c)
+        (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(c, devicePath: setup.simulation?.receiver.slavePath)
         setup.console = resolveConsole(c.console.device, gpsOnStandardInput: address == .standardInput)
         // Logs go to standard error when the console owns standard output.
         if case .standardStreams = setup.console { setup.outputDescriptor = 2 } else { setup.outputDescriptor = 1 }

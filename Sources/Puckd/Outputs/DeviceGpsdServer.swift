@@ -13,7 +13,8 @@ import SystemCalls
 extension Device {
     /// Opens the server `[server]` asks for; nil when it is off. `lines` are for the start-up report:
     /// what listens where, and each listener that could not be opened (the rest still serve).
-    public static func openGpsdServer(_ c: PuckdConfiguration) -> (server: GpsdServer?, lines: [String]) {
+    /// `devicePath` is the receiver as `DEVICE` names it (default `[gps] source`).
+    public static func openGpsdServer(_ c: PuckdConfiguration, devicePath: String? = nil) -> (server: GpsdServer?, lines: [String]) {
         guard c.server.enabled else { return (nil, ["server: off ([server] enabled = false)"]) }
         var settings = GpsdServerConfiguration()
         settings.listen = c.server.listenAddresses
@@ -21,7 +22,7 @@ extension Device {
         settings.maxClients = c.server.maxClients
         settings.release = PuckdVersion.release
         var path = GpsdShortText()
-        for b in (c.gps.source.isEmpty ? "puckd" : c.gps.source).utf8 { path.append(b) }
+        for b in (devicePath ?? (c.gps.source.isEmpty ? "puckd" : c.gps.source)).utf8 { path.append(b) }
         var bps: Int?
         if case .fixed(let rate) = c.gps.baud, c.gps.source.hasPrefix("/dev/") { bps = rate }
         let device = GpsdDeviceInfo(path: path, bitsPerSecond: bps, cycleSeconds: 1)
