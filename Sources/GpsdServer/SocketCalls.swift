@@ -154,6 +154,27 @@ enum SocketCalls {
         }
     }
 
+    /// A non-blocking Unix datagram socket connected to `path` (chrony's refclock socket). Runs once
+    /// a second at most while chrony is absent; returns its error instead of throwing.
+    static func connectDatagram(_ path: String) -> Result<FileDescriptor, Errno> {
+        let raw = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_NONBLOCK.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
+        guard let fd = FileDescriptor(rawValue: raw) else { return .failure(Errno.current) }
+        var sa = sockaddr_un()
+        sa.sun_family = sa_family_t(AF_UNIX)
+        let ok: Bool = path.withCString { p in
+            let n = Int(strlen(p))
+            guard n < MemoryLayout.size(ofValue: sa.sun_path) else { return false }
+            withUnsafeMutableBytes(of: &sa.sun_path) { raw in for i in 0..<n { raw[i] = UInt8(bitPattern: p[i]) } }
+            return true
+        }
+        guard ok else { close(fd); return .failure(Errno(rawValue: ENAMETOOLONG)) }
+        let rc = withUnsafePointer(to: &sa) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if rc != 0 { let e = Errno.current; close(fd); return .failure(e) }
+        return .success(fd)
+    }
+
     /// close(2), ignoring the result (a socket's close cannot lose data puckd still needs).
     static func close(_ fd: FileDescriptor) { _ = Glibc.close(fd.rawValue) }
 

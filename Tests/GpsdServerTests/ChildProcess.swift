@@ -56,10 +56,17 @@ final class ChildProcess {
         }
     }
 
+    /// SIGTERM, then SIGKILL after 2 s (chronyd can sit in its shutdown), then reaps it.
     func kill() {
+        if exited { return }
         _ = Glibc.kill(pid, SIGTERM)
         var st: Int32 = 0
-        _ = waitpid(pid, &st, 0)
+        var waited = 0
+        while waitpid(pid, &st, WNOHANG) != pid {
+            if waited == 20 { _ = Glibc.kill(pid, SIGKILL) }
+            usleep(100_000)
+            waited += 1
+        }
         exited = true
         drain()
     }

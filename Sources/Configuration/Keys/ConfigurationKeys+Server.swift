@@ -26,6 +26,23 @@ extension ConfigurationKeys {
     ]
 }
 
+extension ConfigurationKeys {
+    /// The `[time]` keys: time for chrony (docs/gpsd-protocol.md §7). Restart-only.
+    static let time: [ConfigurationKey] = [
+        .text("time", "chrony_socket", \.time.chronySocket, allowed: "none or an absolute path",
+              doc: "chrony's refclock SOCK socket (e.g. /run/chrony/puckd.sock): each fix's UTC goes there as a coarse sample",
+              validate: { $0.isEmpty || ConfigurationKey.isNone($0) || $0.hasPrefix("/") ? nil : "not an absolute path, write /run/chrony/puckd.sock or none" }),
+    ]
+}
+
+/// `[time]`: time for chrony.
+public struct TimeSettings: Sendable, Equatable {
+    /// chrony's `refclock SOCK` path; empty or none for none.
+    public var chronySocket = ""
+    /// The socket path, nil for none.
+    public var chronySocketPath: String? { chronySocket.isEmpty || ConfigurationKey.isNone(chronySocket) ? nil : chronySocket }
+}
+
 extension String {
     /// Without leading and trailing spaces and tabs.
     func trimmingWhiteSpace() -> String {

@@ -30,6 +30,8 @@ public struct PuckdConfiguration: Sendable, Equatable {
     public var console = ConsoleSettings()
     /// `[server]`: the gpsd-compatible server.
     public var server = ServerSettings()
+    /// `[time]`: time for chrony.
+    public var time = TimeSettings()
     /// `[state]`: persistent state.
     public var state = StateSettings()
     /// `[sim]`: the simulated board (used when `board.simulated` is true).

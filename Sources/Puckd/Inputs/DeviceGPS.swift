@@ -110,6 +110,7 @@ extension Device {
         core.updateLocation(fix, atNanoseconds: now)
         heading.update(fix: fix, receivedAtNanoseconds: now)
         publishToGpsdServer(fix: fix, nowNanoseconds: now)
+        publishToChrony(fix: fix, nowNanoseconds: now)
         guard let utc = fix.utcNanoseconds, utc % 1_000_000_000 == 0 else { return }
         if ppsLine != nil {
             _ = pps.fix(utcNanoseconds: utc, receivedAtNanoseconds: now)

@@ -65,6 +65,8 @@ public final class Device {
     let console: DeviceConsole?
     /// The gpsd-compatible server (`[server]`), nil when off (Outputs/DeviceGpsdServer.swift).
     let gpsdServer: GpsdServer?
+    /// chrony's refclock socket (`[time] chrony_socket`), nil when none.
+    let chrony: ChronySocket?
     var lastIMUSampleForServer: IMUSample?
     let stateStore: StateStore?
     let notifier: SystemdNotifier
@@ -160,6 +162,7 @@ public final class Device {
         simulation = setup.simulation
         gpio = setup.gpio
         gpsdServer = setup.gpsdServer
+        chrony = c.time.chronySocketPath.map { ChronySocket(path: $0) }
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor

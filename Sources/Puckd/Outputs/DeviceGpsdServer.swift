@@ -1,4 +1,5 @@
 import Configuration
+import Glibc
 import Console
 import GpsdProtocol
 import GpsdServer
@@ -15,6 +16,14 @@ extension Device {
     /// what listens where, and each listener that could not be opened (the rest still serve).
     /// `devicePath` is the receiver as `DEVICE` names it (default `[gps] source`).
     public static func openGpsdServer(_ c: PuckdConfiguration, devicePath: String? = nil) -> (server: GpsdServer?, lines: [String]) {
+        var opened = openServer(c, devicePath: devicePath)
+        if let path = c.time.chronySocketPath {
+            opened.lines.append("time: chrony refclock SOCK " + path + ": each fix's UTC as a coarse sample (no PPS pairing yet)")
+        }
+        return opened
+    }
+
+    static func openServer(_ c: PuckdConfiguration, devicePath: String?) -> (server: GpsdServer?, lines: [String]) {
         guard c.server.enabled else { return (nil, ["server: off ([server] enabled = false)"]) }
         var settings = GpsdServerConfiguration()
         settings.listen = c.server.listenAddresses
@@ -51,6 +60,16 @@ extension Device {
         }
     }
 
+    /// After each dated 2D/3D fix: a coarse sample for chrony, the fix's UTC against the system clock
+    /// now (the receiver's output delay is in it, as in gpsd's SHM(0); chrony's `offset` corrects it).
+    func publishToChrony(fix: borrowing Fix, nowNanoseconds now: Int64) {
+        guard let chrony, fix.mode != .noFix, let utc = fix.utcNanoseconds else { return }
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let system = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        chrony.send(ChronySample(fixUTCNanoseconds: utc, receivedSystemNanoseconds: system, leap: 0), nowNanoseconds: now)
+    }
+
     /// After each wake-up's poll said the server's descriptor is readable.
     func serviceGpsdServer(nowNanoseconds now: Int64) {
         gpsdServer?.service(nowNanoseconds: now)
@@ -77,7 +96,14 @@ extension Device {
 
     /// The server's rows of `stats`.
     func appendGpsdServerCounters(_ t: inout ConsoleCounterTable) {
-        guard let server = gpsdServer else { return }
+        if let server = gpsdServer { appendServerRows(server, &t) }
+        if let chrony {
+            t.append("time.chronySamples", Int64(truncatingIfNeeded: chrony.samplesSent))
+            t.append("time.chronySamplesLost", Int64(truncatingIfNeeded: chrony.samplesLost))
+        }
+    }
+
+    private func appendServerRows(_ server: GpsdServer, _ t: inout ConsoleCounterTable) {
         let s = server.counters
         t.append("server.clients", Int64(server.clientCount))
         t.append("server.accepted", Int64(truncatingIfNeeded: s.accepted))
