@@ -53,39 +53,44 @@ let package = Package(
         .target(name: "GpsdServer", dependencies: ["GpsdProtocol", "SystemCalls", "CLinux", "NMEA", "IMU", "Heading", "Tracking", "Console"],
                 swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
-        .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console"], swiftSettings: strict),
+        .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console", "Controls"], swiftSettings: strict),
+
+        // The GPIO interface the loop and the controls use: the GPIOController protocol, line and event
+        // values, GPIOError. No C library: the libgpiod backend is in Hardware, the twin in Simulation.
+        .target(name: "GPIO", dependencies: ["SystemCalls"], swiftSettings: strict),
 
         // Thin edges: the real hardware backends (their simulated twins are in Simulation).
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "IMU"], swiftSettings: strict),
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "IMU", "GPIO", "SystemCalls"],
+                swiftSettings: strict),
 
-        // Buttons, LEDs and PPS pairing (debouncer, mode cycle, LED patterns); GPIO through GPIOController.
-        .target(name: "Controls", dependencies: ["Hardware"], swiftSettings: strict),
+        // Buttons, LEDs and PPS pairing (debouncer, mode cycle, LED patterns): pure, GPIO through GPIOController.
+        .target(name: "Controls", dependencies: ["GPIO", "SystemCalls"], swiftSettings: strict),
 
         // Configuration: keys, files (document, loader, writer), board profiles, whole-file reads.
         .target(name: "Configuration", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware",
-                                                      "Controls", "CBundledData", "GpsdServer"],
+                                                      "Controls", "SystemCalls", "CBundledData", "GpsdServer"],
                 swiftSettings: strict),
 
         // Persistent state: the state record, the calibration record inside it, one CRC-32, the atomic store.
-        .target(name: "State", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Configuration", "CLinux"],
+        .target(name: "State", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Configuration", "SystemCalls"],
                 swiftSettings: strict),
 
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
         .target(name: "Simulation", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Receiver", "Console", "Hardware", "Controls",
-                                                   "Configuration", "CBundledData", "CLinux"],
+                                                   "Configuration", "SystemCalls", "CBundledData", "CLinux"],
                 swiftSettings: strict),
 
         // The device: the loop that wires sources, core, GPIO, state and console.
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
                                               "GpsdServer", "GpsdProtocol",
-                                              "Configuration", "State", "Simulation", "CLinux", "CCrypt"],
+                                              "Configuration", "State", "Simulation", "SystemCalls", "CLinux", "CCrypt"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "GpsdServer", "GpsdProtocol",
-                                                 "Controls", "Configuration", "Simulation", "Puckd", "CBundledData",
-                                                 "CLinux"],
+                                                 "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
+                                                 "CBundledData", "CLinux"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
 
@@ -95,10 +100,12 @@ let package = Package(
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
-        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Angles", "IMU", "Heading", "NMEA", "Hardware"],
+        .target(name: "TestSupport", dependencies: ["CMallocCounter", "Angles", "IMU", "Heading", "NMEA", "Tracking", "Hardware",
+                                                   "State"],
                 path: "Tests/TestSupport", swiftSettings: strict),
-        // The invariant checks shared by the NMEA fuzz test and `make fuzz`; not linked into puckd.
-        .target(name: "FuzzSupport", dependencies: ["NMEA"], path: "Fuzz/Support", swiftSettings: strict),
+        // The invariant checks shared by the fuzz tests and `make fuzz` (NMEA, scenario); not linked into puckd.
+        .target(name: "FuzzSupport", dependencies: ["NMEA", "Tracking", "Console", "TrackingScenario"], path: "Fuzz/Support",
+                swiftSettings: strict),
         .testTarget(name: "NMEATests", dependencies: ["NMEA", "FuzzSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AnglesTests", dependencies: ["Angles"], swiftSettings: strict),
@@ -107,7 +114,7 @@ let package = Package(
         .testTarget(name: "HeadingTests", dependencies: ["Angles", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Angles", "Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "Simulation", "IMU", "Heading", "NMEA", "Receiver",
+        .testTarget(name: "HardwareTests", dependencies: ["Hardware", "SystemCalls", "Simulation", "IMU", "Heading", "NMEA", "Receiver",
                                                           "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Angles", "Console", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
@@ -115,22 +122,23 @@ let package = Package(
                                                               "TestSupport"], swiftSettings: strict),
         .testTarget(name: "GpsdServerTests", dependencies: ["GpsdServer", "GpsdProtocol", "SystemCalls", "NMEA", "Tracking", "Heading", "IMU",
                                                             "Console", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "Tracking", "Console", "NMEA", "TestSupport"],
+        .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "FuzzSupport", "Tracking", "Console", "NMEA",
+                                                                  "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "ControlsTests", dependencies: ["Controls", "Hardware", "Simulation", "TestSupport"],
+        .testTarget(name: "ControlsTests", dependencies: ["Controls", "GPIO", "Hardware", "Simulation", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "Controls", "Hardware", "IMU", "Heading",
                                                                "Tracking", "Receiver", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "StateTests", dependencies: ["State", "IMU", "Heading", "NMEA", "Tracking", "TestSupport"],
+        .testTarget(name: "StateTests", dependencies: ["State", "SystemCalls", "IMU", "Heading", "NMEA", "Tracking", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Configuration", "Hardware", "IMU", "Heading",
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "SystemCalls", "Configuration", "Hardware", "IMU", "Heading",
                                                             "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "Puckd", "Configuration", "Simulation", "IMU",
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "GpsdServer", "Commands", "Controls", "Configuration", "State",
-                                                       "Simulation", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
+                                                       "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

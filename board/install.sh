@@ -4,7 +4,7 @@
 #   sudo board/install.sh pi4-berrygps-imu-v4            # profile names: ls board/*.conf
 #   sudo board/install.sh --uninstall [--purge]          # --purge also removes /etc/puckd.conf and state
 # Environment: DESTDIR (stage into a directory: no users, no systemctl, no udevadm), PREFIX (where
-# bin/puckd and share/doc/puckd go, default /usr/local; the installed unit's ExecStart and
+# bin/puckd and share/doc/puckd (README.md and docs/*.md) go, default /usr/local; the installed unit's ExecStart and
 # Documentation name it), PUCKD (the binary to install, default .build/device/release/puckd: run
 # `make build` as yourself first; installing needs no Swift toolchain).
 set -eu
@@ -64,9 +64,13 @@ profile=$here/$board.conf
 "$PUCKD" run --config "$profile" --check >/dev/null || die "board/$board.conf does not validate (see above)"
 
 # Binary, documentation, unit, udev rules: always replaced (they belong to puckd).
-install -d "$(dirname "$BIN")" "$DOC" "$(dirname "$UNIT")" "$(dirname "$RULES")" "$(dirname "$CONF")"
+install -d "$(dirname "$BIN")" "$DOC/docs" "$(dirname "$UNIT")" "$(dirname "$RULES")" "$(dirname "$CONF")"
 install -m 0755 "$PUCKD" "$BIN"
 install -m 0644 "$repo/README.md" "$DOC/README.md"
+# The reference documents README links (docs/configuration.md, docs/console.md, …), at the same
+# relative paths so the links work in the installed copy; a document dropped upstream is dropped here.
+rm -f "$DOC"/docs/*.md
+install -m 0644 "$repo"/docs/*.md "$DOC/docs/"
 # The unit names the binary and documentation where PREFIX put them (board/puckd.service says /usr/local).
 sed -e "s|/usr/local/bin/puckd|$PREFIX/bin/puckd|g" -e "s|/usr/local/share/doc/puckd|$PREFIX/share/doc/puckd|g" \
     "$here/puckd.service" >"$UNIT.tmp"

@@ -2,6 +2,7 @@
 // a bounded run of the tracking core (≤ 2000 ticks, twice): ScenarioFuzzHarness's invariants on the
 // errors, the parsed scenario, every step's output and the camera and puck, and equal bytes twice.
 // fuzz-max-len: 4096
+import FuzzSupport
 import TrackingScenario
 
 @_cdecl("LLVMFuzzerTestOneInput")

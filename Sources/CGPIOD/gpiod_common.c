@@ -1,4 +1,6 @@
+#include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gpiod_private.h"
 
@@ -18,3 +20,28 @@ void puckd_gpiod_copy(char *buffer, size_t capacity, const char *text) {
     memcpy(buffer, text, length);
     buffer[length] = '\0';
 }
+
+puckd_gpiod_chip *puckd_gpiod_chip_record(struct gpiod_chip *chip, const char *name, const char *label,
+                                          unsigned int lines) {
+    puckd_gpiod_chip *result = calloc(1, sizeof *result);
+    if (result == NULL) {
+        gpiod_chip_close(chip);
+        errno = ENOMEM;
+        return NULL;
+    }
+    result->chip = chip;
+    puckd_gpiod_copy(result->name, sizeof result->name, name);
+    puckd_gpiod_copy(result->label, sizeof result->label, label);
+    result->lines = lines;
+    return result;
+}
+
+void puckd_gpiod_chip_close(puckd_gpiod_chip *chip) {
+    if (chip == NULL) return;
+    gpiod_chip_close(chip->chip);
+    free(chip);
+}
+
+const char *puckd_gpiod_chip_name(const puckd_gpiod_chip *chip) { return chip->name; }
+const char *puckd_gpiod_chip_label(const puckd_gpiod_chip *chip) { return chip->label; }
+unsigned int puckd_gpiod_chip_line_count(const puckd_gpiod_chip *chip) { return chip->lines; }

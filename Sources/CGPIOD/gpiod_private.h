@@ -15,6 +15,19 @@
 /// Longest chip name or label kept (the kernel's GPIO_MAX_NAME_SIZE is 32 bytes with the NUL).
 #define PUCKD_GPIOD_NAME_SIZE 32
 
+/// The chip record both APIs fill at open: the libgpiod chip and what the Swift side asks of it.
+struct puckd_gpiod_chip {
+    struct gpiod_chip *chip;
+    char name[PUCKD_GPIOD_NAME_SIZE];
+    char label[PUCKD_GPIOD_NAME_SIZE];
+    unsigned int lines;
+};
+
+/// The record of an opened `chip` with its name, label and line count copied. When the record cannot
+/// be allocated, closes `chip` and returns NULL with errno ENOMEM.
+puckd_gpiod_chip *puckd_gpiod_chip_record(struct gpiod_chip *chip, const char *name, const char *label,
+                                          unsigned int lines);
+
 /// Sets O_NONBLOCK on `fd`, so a read with nothing pending returns EAGAIN instead of blocking the loop.
 /// 0, or -1 with errno.
 int puckd_gpiod_set_nonblocking(int fd);

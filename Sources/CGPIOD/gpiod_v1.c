@@ -6,13 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-struct puckd_gpiod_chip {
-    struct gpiod_chip *chip;
-    char name[PUCKD_GPIOD_NAME_SIZE];
-    char label[PUCKD_GPIOD_NAME_SIZE];
-    unsigned int lines;
-};
-
 struct puckd_gpiod_line {
     struct gpiod_line *line;
     unsigned int offset;
@@ -29,28 +22,8 @@ const char *puckd_gpiod_library_version(void) { return gpiod_version_string(); }
 puckd_gpiod_chip *puckd_gpiod_chip_open(const char *path) {
     struct gpiod_chip *chip = gpiod_chip_open(path);
     if (chip == NULL) return NULL;
-    puckd_gpiod_chip *result = calloc(1, sizeof *result);
-    if (result == NULL) {
-        gpiod_chip_close(chip);
-        errno = ENOMEM;
-        return NULL;
-    }
-    result->chip = chip;
-    puckd_gpiod_copy(result->name, sizeof result->name, gpiod_chip_name(chip));
-    puckd_gpiod_copy(result->label, sizeof result->label, gpiod_chip_label(chip));
-    result->lines = gpiod_chip_num_lines(chip);
-    return result;
+    return puckd_gpiod_chip_record(chip, gpiod_chip_name(chip), gpiod_chip_label(chip), gpiod_chip_num_lines(chip));
 }
-
-void puckd_gpiod_chip_close(puckd_gpiod_chip *chip) {
-    if (chip == NULL) return;
-    gpiod_chip_close(chip->chip);
-    free(chip);
-}
-
-const char *puckd_gpiod_chip_name(const puckd_gpiod_chip *chip) { return chip->name; }
-const char *puckd_gpiod_chip_label(const puckd_gpiod_chip *chip) { return chip->label; }
-unsigned int puckd_gpiod_chip_line_count(const puckd_gpiod_chip *chip) { return chip->lines; }
 
 int puckd_gpiod_line_consumer(puckd_gpiod_chip *chip, unsigned int offset, char *buffer, size_t capacity) {
     struct gpiod_line *line = gpiod_chip_get_line(chip->chip, offset);

@@ -9,13 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-struct puckd_gpiod_chip {
-    struct gpiod_chip *chip;
-    char name[PUCKD_GPIOD_NAME_SIZE];
-    char label[PUCKD_GPIOD_NAME_SIZE];
-    unsigned int lines;
-};
-
 struct puckd_gpiod_line {
     struct gpiod_line_request *request;
     unsigned int offset;
@@ -36,31 +29,19 @@ puckd_gpiod_chip *puckd_gpiod_chip_open(const char *path) {
     struct gpiod_chip *chip = gpiod_chip_open(path);
     if (chip == NULL) return NULL;
     struct gpiod_chip_info *info = gpiod_chip_get_info(chip);
-    puckd_gpiod_chip *result = info != NULL ? calloc(1, sizeof *result) : NULL;
-    if (result == NULL) {
-        int saved = info != NULL ? ENOMEM : errno;
-        if (info != NULL) gpiod_chip_info_free(info);
+    if (info == NULL) {
+        int saved = errno;
         gpiod_chip_close(chip);
         errno = saved;
         return NULL;
     }
-    result->chip = chip;
-    puckd_gpiod_copy(result->name, sizeof result->name, gpiod_chip_info_get_name(info));
-    puckd_gpiod_copy(result->label, sizeof result->label, gpiod_chip_info_get_label(info));
-    result->lines = (unsigned int)gpiod_chip_info_get_num_lines(info);
+    puckd_gpiod_chip *result = puckd_gpiod_chip_record(chip, gpiod_chip_info_get_name(info), gpiod_chip_info_get_label(info),
+                                                       (unsigned int)gpiod_chip_info_get_num_lines(info));
+    int saved = errno;
     gpiod_chip_info_free(info);
+    errno = saved;
     return result;
 }
-
-void puckd_gpiod_chip_close(puckd_gpiod_chip *chip) {
-    if (chip == NULL) return;
-    gpiod_chip_close(chip->chip);
-    free(chip);
-}
-
-const char *puckd_gpiod_chip_name(const puckd_gpiod_chip *chip) { return chip->name; }
-const char *puckd_gpiod_chip_label(const puckd_gpiod_chip *chip) { return chip->label; }
-unsigned int puckd_gpiod_chip_line_count(const puckd_gpiod_chip *chip) { return chip->lines; }
 
 int puckd_gpiod_line_consumer(puckd_gpiod_chip *chip, unsigned int offset, char *buffer, size_t capacity) {
     struct gpiod_line_info *info = gpiod_chip_get_line_info(chip->chip, offset);

@@ -1,6 +1,7 @@
 import CLinux
 import Controls
 import Glibc
+import SystemCalls
 import Hardware
 import Puckd
 
@@ -134,7 +135,7 @@ enum GPIOCommand {
         let signals = clinux_gpio_termination_signalfd()
         defer { if signals >= 0 { Glibc.close(signals) } }
         var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-        for line in lines { fds.append(pollfd(fd: controller.eventDescriptor(line), events: Int16(POLLIN), revents: 0)) }
+        for line in lines { fds.append(pollfd(fd: controller.eventDescriptor(line)?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)) }
         let end = seconds.map { monotonicNanoseconds() + Int64($0) * 1_000_000_000 }
         var edges = 0
         var batch = GPIOEventBatch()
@@ -143,7 +144,7 @@ enum GPIOCommand {
             for d in debouncers { if let due = d.nextDeadlineNanoseconds { deadline = min(deadline ?? due, due) } }
             let timeout = deadline.map { Int32(clamping: max(0, ($0 - monotonicNanoseconds()) / 1_000_000 + 1)) } ?? -1
             if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
-                throw GPIOError.ioFailed(operation: "poll", offset: offsets[0], errno: errno)
+                throw GPIOError.ioFailed(operation: "poll", offset: offsets[0], error: .current)
             }
             if fds[0].revents != 0 { break }
             for (i, line) in lines.enumerated() where fds[i + 1].revents != 0 {

@@ -1,3 +1,4 @@
+import SystemCalls
 import Configuration
 import Console
 import Glibc
@@ -99,7 +100,7 @@ public enum ScenarioCommand {
                 let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    StandardStreams.err("\(command): reading standard input failed (\(WholeFile.describe(errno: errno)))\n")
+                    StandardStreams.err("\(command): reading standard input failed (\(Errno.current.message))\n")
                     return .failure(ExitStatusError(status: ExitStatus.ioError))
                 }
                 if n == 0 { return .success(bytes) }
@@ -111,14 +112,14 @@ public enum ScenarioCommand {
             return .success(try WholeFile.read(path, limitBytes: maximumFileBytes))
         } catch {
             switch error {
-            case .cannotOpen(let code) where code == ENOENT || code == ENOTDIR:
+            case .cannotOpen(let code) where code == .noSuchFileOrDirectory || code == .notADirectory:
                 StandardStreams.err("\(command): \(path) does not exist; give the path of a scenario file\n")
                 return .failure(ExitStatusError(status: ExitStatus.noInput))
-            case .cannotOpen(let code) where code == EACCES || code == EPERM:
+            case .cannotOpen(let code) where code == .permissionDenied || code == .notPermitted:
                 StandardStreams.err("\(command): no permission to read \(path); make it readable (chmod a+r \(path))\n")
                 return .failure(ExitStatusError(status: ExitStatus.permission))
             case .cannotOpen(let code), .cannotRead(let code):
-                StandardStreams.err("\(command): cannot read \(path) (\(WholeFile.describe(errno: code))); check the path\n")
+                StandardStreams.err("\(command): cannot read \(path) (\(code.message)); check the path\n")
                 return .failure(ExitStatusError(status: ExitStatus.noInput))
             case .notRegular:
                 StandardStreams.err("\(command): \(path) is not a regular file; give the path of a scenario file\n")

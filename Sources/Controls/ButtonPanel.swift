@@ -1,4 +1,5 @@
-import Hardware
+import GPIO
+import SystemCalls   // the FileDescriptor type of a line's events; no call
 
 /// Where a button is wired: the line offset (BCM number), its active level and its pull resistor.
 /// Default wiring: a push button from the pin to ground with the internal pull-up (active-low).
@@ -123,9 +124,9 @@ public struct ButtonPanel: Sendable {
         }
     }
 
-    /// The descriptor to poll for `button`'s edges on `controller`, or -1 when the button is not configured.
-    public func descriptor(of button: ButtonID, on controller: any GPIOController) -> Int32 {
-        guard let line = line(of: button) else { return -1 }
+    /// The descriptor to poll for `button`'s edges on `controller`, or nil when the button is not configured.
+    public func descriptor(of button: ButtonID, on controller: any GPIOController) -> FileDescriptor? {
+        guard let line = line(of: button) else { return nil }
         return controller.eventDescriptor(line)
     }
 

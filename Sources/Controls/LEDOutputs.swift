@@ -1,4 +1,4 @@
-import Hardware
+import GPIO
 
 /// Where an LED is wired: the line offset (BCM number) and whether it lights when the pin is low.
 public struct LEDLine: Sendable, Equatable {

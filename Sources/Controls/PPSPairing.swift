@@ -1,4 +1,4 @@
-import Hardware
+import GPIO
 
 /// Limits of the PPS pairing, in nanoseconds.
 public struct PPSPairingSettings: Sendable, Equatable {

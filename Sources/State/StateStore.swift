@@ -1,5 +1,4 @@
-import CLinux
-import Glibc
+import SystemCalls
 
 /// What loading the state file found.
 public enum StateLoadOutcome: Sendable, Equatable {
@@ -9,9 +8,9 @@ public enum StateLoadOutcome: Sendable, Equatable {
     case loaded(DeviceStateRecord)
     /// The file was damaged; it was renamed to `movedTo` (nil when even that failed) and defaults apply.
     case corrupt(StateRecordError, movedTo: String?)
-    /// The file exists but cannot be read (errno); it was moved to `movedTo` (nil when even that failed)
-    /// and defaults apply.
-    case unreadable(errno: Int32, movedTo: String?)
+    /// The file exists but cannot be read; it was moved to `movedTo` (nil when even that failed) and
+    /// defaults apply.
+    case unreadable(Errno, movedTo: String?)
 }
 
 /// The state file `DIRECTORY/state`, written atomically: the record goes to `state.tmp` in the same
@@ -33,57 +32,71 @@ public final class StateStore {
     public private(set) var writeCount = 0
     /// Failed writes since start.
     public private(set) var failedWriteCount = 0
-    /// errno of the last failed write (0 after a successful one).
-    public private(set) var lastWriteErrno: Int32 = 0
+    /// The error of the last failed write (nil after a successful one).
+    public private(set) var lastWriteError: Errno?
     /// Saves skipped because the record equals the one last written (or loaded).
     public private(set) var unchangedSaveCount = 0
     /// True when `open` found and removed a `state.tmp` left by a save that was cut short.
     public private(set) var removedStaleTemporary = false
 
+    private let temporaryPath: String
+    /// `path` and `temporaryPath` as C strings, made once: `save` hands them to the kernel as they are.
     private let pathC: [CChar]
     private let temporaryC: [CChar]
-    private let directoryFD: Int32
+    private let directoryFD: FileDescriptor
     private let buffer: UnsafeMutableRawBufferPointer
     /// The bytes of the state file as last written or loaded (`lastCount` of them; 0 = unknown).
     private let lastBytes: UnsafeMutableRawBufferPointer
     private var lastCount = 0
 
-    private init(directory: String, directoryFD: Int32) {
+    private init(directory: String, directoryFD: FileDescriptor) {
         self.directory = directory
         path = directory + "/state"
         corruptPath = directory + "/state.corrupt"
+        temporaryPath = directory + "/state.tmp"
         pathC = Array(path.utf8CString)
-        temporaryC = Array((directory + "/state.tmp").utf8CString)
+        temporaryC = Array(temporaryPath.utf8CString)
         self.directoryFD = directoryFD
         buffer = .allocate(byteCount: 512, alignment: 8)
         lastBytes = .allocate(byteCount: 512, alignment: 8)
-        if unlink(directory + "/state.tmp") == 0 {
+        if (try? FileSystem.unlink(temporaryPath)) != nil {
             removedStaleTemporary = true
-            fsync(directoryFD)
+            try? directoryFD.sync()
         }
     }
 
     deinit {
-        Glibc.close(directoryFD)
+        try? directoryFD.close()
         buffer.deallocate()
         lastBytes.deallocate()
     }
 
-    /// Opens the state directory, creating it (one level, mode 0755) when missing. Fails with the errno
+    /// Opens the state directory, creating it (one level, mode 0755) when missing. Fails with the error
     /// and a sentence saying how to fix it.
     public static func open(directory: String) -> Result<StateStore, StateStoreError> {
-        var fd = clinux_directory_open(directory)
-        if fd == -ENOENT {
-            if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                return .failure(StateStoreError(directory: directory, errno: errno, creating: true))
-            }
-            fd = clinux_directory_open(directory)
+        func openDirectory() throws(Errno) -> FileDescriptor {
+            try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
         }
-        if fd < 0 { return .failure(StateStoreError(directory: directory, errno: -fd, creating: false)) }
-        if access(directory, W_OK) != 0 {
-            let code = errno
-            Glibc.close(fd)
-            return .failure(StateStoreError(directory: directory, errno: code, creating: false))
+        let fd: FileDescriptor
+        do throws(Errno) {
+            do throws(Errno) {
+                fd = try openDirectory()
+            } catch .noSuchFileOrDirectory {
+                do throws(Errno) {
+                    try FileSystem.makeDirectory(directory, permissions: 0o755)
+                } catch where error != .fileExists {
+                    return .failure(StateStoreError(directory: directory, error: error, creating: true))
+                }
+                fd = try openDirectory()
+            }
+        } catch {
+            return .failure(StateStoreError(directory: directory, error: error, creating: false))
+        }
+        do throws(Errno) {
+            try FileSystem.checkWritable(directory)
+        } catch {
+            try? fd.close()
+            return .failure(StateStoreError(directory: directory, error: error, creating: false))
         }
         return .success(StateStore(directory: directory, directoryFD: fd))
     }
@@ -92,31 +105,32 @@ public final class StateStore {
     public func load() -> StateLoadOutcome {
         // O_NONBLOCK | O_NOCTTY: a FIFO or device put in the file's place opens at once (and is moved
         // aside below) instead of blocking the start.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        if fd < 0 {
-            let code = errno
-            return code == ENOENT ? .none : .unreadable(errno: code, movedTo: moveAside() ? corruptPath : nil)
+        let fd: FileDescriptor
+        do throws(Errno) {
+            fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking, .noControllingTerminal])
+        } catch {
+            return error == .noSuchFileOrDirectory ? .none : .unreadable(error, movedTo: moveAside() ? corruptPath : nil)
         }
-        var info = stat()
-        if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG {
-            Glibc.close(fd)
-            return .unreadable(errno: (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : EINVAL,
+        let kind = try? fd.status()
+        if kind?.isRegularFile != true {
+            try? fd.close()
+            return .unreadable(kind?.isDirectory == true ? .isADirectory : .invalidArgument,
                                movedTo: moveAside() ? corruptPath : nil)
         }
         var count = 0
-        var failure: Int32 = 0
+        var failure: Errno?
         while count < buffer.count {
-            let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = errno
+            do throws(Errno) {
+                let n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                if n == 0 { break }
+                count += n
+            } catch {
+                failure = error
                 break
             }
-            if n == 0 { break }
-            count += n
         }
-        Glibc.close(fd)
-        if failure != 0 { return .unreadable(errno: failure, movedTo: moveAside() ? corruptPath : nil) }
+        try? fd.close()
+        if let failure { return .unreadable(failure, movedTo: moveAside() ? corruptPath : nil) }
         do throws(StateRecordError) {
             let record = try DeviceStateRecord(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             remember(count)
@@ -128,8 +142,8 @@ public final class StateStore {
 
     /// Renames the state file to `corruptPath`; true when that worked.
     private func moveAside() -> Bool {
-        guard rename(path, corruptPath) == 0 else { return false }
-        fsync(directoryFD)
+        guard (try? FileSystem.rename(path, to: corruptPath)) != nil else { return false }
+        try? directoryFD.sync()
         return true
     }
 
@@ -151,68 +165,72 @@ public final class StateStore {
         return true
     }
 
-    /// Writes `record` atomically. Returns 0, or the errno of the step that failed (the old file is then
-    /// still in place). Allocation-free.
+    /// Writes `record` atomically. Returns nil, or the error of the step that failed (the old file is
+    /// then still in place). Allocation-free.
     @discardableResult
-    public func save(_ record: DeviceStateRecord) -> Int32 {
+    public func save(_ record: DeviceStateRecord) -> Errno? {
         let size = record.encode(into: buffer)
         if isUnchanged(size) {
             unchangedSaveCount += 1
-            return 0
+            return nil
         }
-        let result = pathC.withUnsafeBufferPointer { target in
-            temporaryC.withUnsafeBufferPointer { temporary -> Int32 in
-                let fd = Glibc.open(temporary.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                if fd < 0 { return errno }
-                var offset = 0
-                while offset < size {
-                    let n = Glibc.write(fd, buffer.baseAddress! + offset, size - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        let code = errno
-                        Glibc.close(fd)
-                        unlink(temporary.baseAddress!)
-                        return code
-                    }
-                    offset += n
-                }
-                if fsync(fd) != 0 {
-                    let code = errno
-                    Glibc.close(fd)
-                    unlink(temporary.baseAddress!)
-                    return code
-                }
-                Glibc.close(fd)
-                if rename(temporary.baseAddress!, target.baseAddress!) != 0 {
-                    let code = errno
-                    unlink(temporary.baseAddress!)
-                    return code
-                }
-                fsync(directoryFD)
-                return 0
-            }
+        var failure: Errno?
+        do throws(Errno) {
+            try writeTemporaryAndRename(UnsafeRawBufferPointer(rebasing: buffer[0..<size]))
+        } catch {
+            failure = error
         }
-        lastWriteErrno = result
-        if result == 0 {
+        lastWriteError = failure
+        if failure == nil {
             writeCount += 1
             remember(size)
         } else {
             failedWriteCount += 1
             lastCount = 0
         }
-        return result
+        return failure
+    }
+
+    /// A constant, not an array literal at the call: a literal allocates its array in a debug build.
+    private static let temporaryOptions: FileDescriptor.OpenOptions = [.create, .truncate, .closeOnExec]
+
+    /// `state.tmp` written and fsync'ed, renamed over `state`, then the directory fsync'ed; on a
+    /// failure `state.tmp` is removed and the old file stays.
+    private func writeTemporaryAndRename(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        try temporaryC.withUnsafeBufferPointer { (temporary) throws(Errno) in
+            try pathC.withUnsafeBufferPointer { (target) throws(Errno) in
+                let temporary = temporary.baseAddress!, target = target.baseAddress!
+                let fd = try FileDescriptor.open(temporary, .writeOnly, options: Self.temporaryOptions, permissions: 0o644)
+                do throws(Errno) {
+                    try fd.writeAll(bytes)
+                    try fd.sync()
+                } catch {
+                    try? fd.close()
+                    try? FileSystem.unlink(temporary)
+                    throw error
+                }
+                try? fd.close()
+                do throws(Errno) {
+                    try FileSystem.rename(temporary, to: target)
+                } catch {
+                    try? FileSystem.unlink(temporary)
+                    throw error
+                }
+            }
+        }
+        try? directoryFD.sync()
     }
 }
 
 /// The state directory cannot be used; `message` says why and what to do.
 public struct StateStoreError: Error, Sendable, Equatable {
     public var directory: String
-    public var errno: Int32
+    public var error: Errno
     /// True when creating the directory failed.
     public var creating: Bool
 
     public var message: String {
-        let reason = String(cString: strerror(errno))
+        let reason = error.message
         let verb = creating ? "cannot create " : "cannot write to "
         return verb + directory + " (" + reason + "): the state (mode, calibration, last fix) will not be saved; "
             + "make the directory writable for this user or set [state] directory"

@@ -80,6 +80,13 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The message alone, as strerror(3) says it ("No space left on device"; "Unknown error 4242").
+    /// Allocates: start-up and command messages only.
+    public var message: String {
+        guard let text = clinux_errno_text(rawValue) else { return "Unknown error " + String(rawValue) }
+        return String(cString: text)
+    }
+
     private static func text(_ s: StaticString, _ sink: (UnsafeRawBufferPointer) -> Void) {
         sink(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }

@@ -11,6 +11,16 @@ public enum FileSystem {
         _ = try Errno.check(minusOne: result)
     }
 
+    /// rename(2) of NUL-terminated paths (the loop's form: a String path may be copied to a C string).
+    public static func rename(_ source: UnsafePointer<CChar>, to destination: UnsafePointer<CChar>) throws(Errno) {
+        _ = try Errno.check(minusOne: Glibc.rename(source, destination))
+    }
+
+    /// unlink(2) of a NUL-terminated path.
+    public static func unlink(_ path: UnsafePointer<CChar>) throws(Errno) {
+        _ = try Errno.check(minusOne: Glibc.unlink(path))
+    }
+
     /// unlink(2).
     public static func unlink(_ path: String) throws(Errno) {
         _ = try Errno.check(minusOne: path.withCString { Glibc.unlink($0) })
@@ -19,6 +29,34 @@ public enum FileSystem {
     /// mkdir(2) with `permissions` (e.g. 0o755).
     public static func makeDirectory(_ path: String, permissions: UInt32 = 0o755) throws(Errno) {
         _ = try Errno.check(minusOne: path.withCString { Glibc.mkdir($0, mode_t(permissions)) })
+    }
+
+    /// access(2) with W_OK: throws when this process may not write to `path` (EACCES, EROFS, …).
+    public static func checkWritable(_ path: String) throws(Errno) {
+        _ = try Errno.check(minusOne: path.withCString { Glibc.access($0, W_OK) })
+    }
+
+    /// realpath(3): the absolute path with every symbolic link resolved, or nil (allocates).
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// mkstemp(3) with close-on-exec: a new file `prefix` + six random characters, opened for
+    /// reading and writing with mode 0600; its descriptor and path.
+    public static func makeTemporaryFile(prefix: String) throws(Errno) -> (FileDescriptor, path: String) {
+        var template = Array((prefix + "XXXXXX").utf8CString)
+        let fd = try FileDescriptor.check(minusOne: template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) })
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do throws(Errno) {
+            try fd.setCloseOnExec()
+        } catch {
+            try? fd.close()
+            try? unlink(path)
+            throw error
+        }
+        return (fd, path)
     }
 
     /// fsync(2) of the directory at `path`, so a rename inside it survives a power cut.
@@ -63,6 +101,16 @@ public enum FileSystem {
 }
 
 extension FileDescriptor {
+    /// fchmod(2): the permission bits (e.g. 0o644).
+    public func setPermissions(_ permissions: UInt32) throws(Errno) {
+        _ = try retryingInterrupts { Glibc.fchmod(rawValue, mode_t(permissions)) }
+    }
+
+    /// fchown(2) of the group only (the owner is left as it is).
+    public func setGroup(_ gid: UInt32) throws(Errno) {
+        _ = try retryingInterrupts { Glibc.fchown(rawValue, uid_t.max, gid) }
+    }
+
     /// fstat(2) of the open descriptor.
     public func status() throws(Errno) -> FileSystem.Status {
         var raw = stat()

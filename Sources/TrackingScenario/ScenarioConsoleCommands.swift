@@ -1,4 +1,5 @@
 import Console
+import Controls
 import Tracking
 
 /// Which console commands a scenario takes: those that change the tracking (a mode, a viewport, the
@@ -23,15 +24,10 @@ enum ScenarioConsoleCommands {
         }
     }
 
-    /// The mode `mode next` selects after `mode`: the device's default button cycle
-    /// (`TrackingMode.defaultButtonCycle`), from its first mode when `mode` is not in it.
-    static func nextMode(after mode: TrackingMode) -> TrackingMode {
-        let cycle = TrackingMode.defaultButtonCycle
-        var i = 0
-        while i < cycle.count {
-            if cycle[i] == mode { return cycle[(i + 1) % cycle.count] }
-            i += 1
-        }
-        return cycle[0]
-    }
+    /// The device's default button cycle (`TrackingMode.defaultButtonCycle`), the one `mode next` steps
+    /// through: the same `ButtonModeCycle` the button and the console of the device use.
+    static let defaultCycle = try! ButtonModeCycle(TrackingMode.defaultButtonCycle)
+
+    /// The mode `mode next` selects after `mode`, from the cycle's first mode when `mode` is not in it.
+    static func nextMode(after mode: TrackingMode) -> TrackingMode { defaultCycle.next(after: mode) }
 }

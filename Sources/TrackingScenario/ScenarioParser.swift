@@ -44,7 +44,7 @@ public enum ScenarioParser {
     }
 
     /// Seconds → nanoseconds, rounded to the nearest nanosecond.
-    static func nanoseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
+    public static func nanoseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
 }
 
 /// The parser's running state across lines.

@@ -39,7 +39,7 @@ public struct ScenarioRunner {
     }
 
     /// Time of tick `k`, nanoseconds.
-    func tickTime(_ k: Int64) -> Int64 { k * 1_000_000_000 / Int64(ticksPerSecond) }
+    public func tickTime(_ k: Int64) -> Int64 { k * 1_000_000_000 / Int64(ticksPerSecond) }
 
     /// Writes lines until the run ends (returns false) or `out` has less than `reserveBytes` free
     /// (returns true: flush `out` and call again).

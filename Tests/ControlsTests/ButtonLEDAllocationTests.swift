@@ -33,8 +33,8 @@ import TestSupport
                 modeRed: LEDLine(offset: 5), modeGreen: LEDLine(offset: 6), modeBlue: LEDLine(offset: 13),
                 fault: LEDLine(offset: 24), heartbeat: LEDLine(offset: 25)), controller: gpio)
             cycle = try ButtonModeCycle([.none, .follow, .followWithCourse, .followWithHeading, .overview])
-            fds = [pollfd(fd: panel.descriptor(of: .primary, on: gpio), events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: panel.descriptor(of: .secondary, on: gpio), events: Int16(POLLIN), revents: 0)]
+            fds = [pollfd(fd: panel.descriptor(of: .primary, on: gpio)?.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: panel.descriptor(of: .secondary, on: gpio)?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)]
         }
 
         /// Scripted user: every 2 s a press with 5 bounce edges in 10 ms; short (200 ms) and long (1.5 s)

@@ -113,8 +113,8 @@ import Testing
     @Test func descriptorsPollReadableWhileEventsWait() throws {
         let gpio = SimulatedGPIO()
         var panel = try ButtonPanel(primary: ButtonLine(offset: 17), secondary: ButtonLine(offset: 18), controller: gpio)
-        var fds = [pollfd(fd: panel.descriptor(of: .primary, on: gpio), events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: panel.descriptor(of: .secondary, on: gpio), events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: panel.descriptor(of: .primary, on: gpio)?.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: panel.descriptor(of: .secondary, on: gpio)?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)]
         #expect(poll(&fds, 2, 0) == 0)
         gpio.press(18, atNanoseconds: ms(1))
         #expect(poll(&fds, 2, 0) == 1 && fds[1].revents != 0 && fds[0].revents == 0)

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Testing
 @testable import Hardware
 
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func unreadableChipMeansPermissionDenied() {
-        let locked = [GPIOChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "", lineCount: 0, openErrno: EACCES)]
+        let locked = [GPIOChipInfo(path: "/dev/gpiochip0", name: "gpiochip0", label: "", lineCount: 0, openError: .permissionDenied)]
         #expect(GPIOChipSelector.automatic.select(from: locked) == .failure(.permissionDenied(path: "/dev/gpiochip0")))
         #expect(GPIOChipSelector.name("gpiochip0").select(from: locked) == .failure(.permissionDenied(path: "/dev/gpiochip0")))
         #expect(GPIOError.permissionDenied(path: "/dev/gpiochip0").description.contains("group gpio"))

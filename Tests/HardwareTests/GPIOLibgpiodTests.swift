@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Testing
 import TestSupport
 @testable import Hardware
@@ -116,7 +117,7 @@ import TestSupport
         #expect(scanned.count == 1)
         let chip = try #require(scanned.first)
         #expect(chip.path == dir + "/gpiochip0")
-        #expect(!chip.isReadable && chip.openErrno == ENOTTY)
+        #expect(!chip.isReadable && chip.openError == .notATerminal)
         #expect(chip.summary.contains("cannot open"))
 
         #expect(throws: GPIOError.chipNotFound(wanted: "label \"pinctrl-rp1\"", found: scanned)) {

@@ -1,6 +1,7 @@
 @testable import Configuration
 import Glibc
 @testable import Simulation
+import SystemCalls
 import Testing
 import TestSupport
 @testable import Puckd
@@ -200,7 +201,7 @@ import TestSupport
     }
 
     @Test func aReadOnlyEtcUnderTheUnitIsExplained() {
-        let failure = ConfigurationFileWriter.Failure(path: "/etc/puckd.conf", step: "checking it", errno: EROFS)
+        let failure = ConfigurationFileWriter.Failure(path: "/etc/puckd.conf", step: "checking it", error: .readOnlyFileSystem)
         let unit = failure.message(underSystemd: true)
         #expect(unit.hasPrefix("cannot write /etc/puckd.conf (Read-only file system): the systemd unit mounts /etc "
             + "read-only for puckd (ProtectSystem=strict)"))

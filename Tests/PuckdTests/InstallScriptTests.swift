@@ -59,6 +59,12 @@ private func puckd(_ arguments: [String], input: [UInt8] = []) throws -> Process
                      "/usr/local/share/doc/puckd/README.md", "/etc/puckd.conf"] {
             #expect(Self.exists(root + path), "\(path)")
         }
+        // Every document README links is installed beside it, at the same relative path.
+        for document in Fixtures.files(in: "../../docs", suffix: ".md") {
+            #expect(Self.contents(root + "/usr/local/share/doc/puckd/docs/" + document)
+                == Self.contents(Self.repository + "/docs/" + document), "docs/\(document)")
+        }
+        #expect(Fixtures.files(in: "../../docs", suffix: ".md").contains("configuration.md"))
         #expect(access(root + "/usr/local/bin/puckd", X_OK) == 0)
         #expect(Self.contents(conf) == Self.contents(Self.repository + "/board/pi4-berrygps-imu-v4.conf"))
         #expect(first.output.contains("staged into " + root))

@@ -11,22 +11,11 @@ import Tracking
 /// The device after a damaged or a good state file: the defaults and a sentence, or the saved mode,
 /// viewport, fix, calibration and gyroscope bias (the store's own crash tests are in StateTests).
 @Suite(.serialized) struct StateCrashTests {
-    /// The calibration of StateTests' sample record.
-    static let calibration = MagnetometerCalibration(hardIronMicrotesla: Vector3(12.5, -7.25, 3), fieldMicrotesla: 53.4,
-                                                     coverageFraction: 0.8, residualFraction: 0.01, sampleCount: 300)
-    static let b = DeviceStateRecord(
-        trackingMode: .followWithHeading, viewport: .followPuck, showsLocation: true, authorization: .authorized,
-        accuracy: .full,
-        lastFix: SavedFix(latitudeDegrees: -33.8688, longitudeDegrees: 151.2093, altitudeMSLMeters: 58,
-                          horizontalAccuracyMeters: 1.1, utcNanoseconds: 1_700_000_000_000_000_000, mode: .threeD),
-        calibration: nil, gyroBiasRadiansPerSecond: Vector3(0.004, -0.003, 0.0025),
-        followViewport: SavedFollowViewport(zoom: 15, pitchDegrees: 30, bearing: .constant(90)))
+    /// The calibration of the sample record `SampleStateRecords.overview`.
+    static let calibration = SampleStateRecords.calibration
+    static let b = SampleStateRecords.followWithHeading
 
-    static func encoded(_ record: DeviceStateRecord) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: DeviceStateRecord.byteCount)
-        _ = bytes.withUnsafeMutableBytes { record.encode(into: $0) }
-        return bytes
-    }
+    static func encoded(_ record: DeviceStateRecord) -> [UInt8] { SampleStateRecords.encoded(record) }
 
     static func write(_ path: String, _ bytes: [UInt8]) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -52,7 +41,7 @@ import Tracking
         var record = Self.b
         record.viewport = .idle
         record.calibration = Self.calibration
-        #expect(try StateStore.open(directory: directory).get().save(record) == 0)
+        #expect(try StateStore.open(directory: directory).get().save(record) == nil)
         let h = try SimulatedDeviceHarness(directory: directory)
         defer { h.removeDirectory() }
         h.device.core.tick(atNanoseconds: h.now)   // no GPS yet: the core alone at start-up
@@ -66,7 +55,7 @@ import Tracking
         let other = SimulatedDeviceHarness.temporaryDirectory()
         var follow = Self.b
         follow.trackingMode = .none
-        #expect(try StateStore.open(directory: other).get().save(follow) == 0)
+        #expect(try StateStore.open(directory: other).get().save(follow) == nil)
         let f = try SimulatedDeviceHarness(directory: other)
         defer { f.removeDirectory() }
         f.device.core.tick(atNanoseconds: f.now)

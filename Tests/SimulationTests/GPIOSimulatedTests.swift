@@ -17,7 +17,7 @@ import TestSupport
         let button = try gpio.requestInput(GPIOInputConfiguration(offset: 17, bias: .pullUp, activeLow: true))
         #expect(gpio.isPhysicallyHigh(17))                       // the pull-up sets the idle level …
         #expect(gpio.pendingEventCount(17) == 0)                 // … without an event
-        let fd = gpio.eventDescriptor(button)
+        let fd = try #require(gpio.eventDescriptor(button)).rawValue
         #expect(fd >= 0 && !Self.readable(fd))
 
         gpio.press(17, atNanoseconds: 5_000_000)
@@ -84,7 +84,7 @@ import TestSupport
         ])
         #expect(gpio.outputWasActive(22, atNanoseconds: 199) == true)
         #expect(gpio.outputWasActive(22, atNanoseconds: 200) == false)
-        #expect(gpio.eventDescriptor(led) == -1)
+        #expect(gpio.eventDescriptor(led) == nil)
         var batch = GPIOEventBatch()
         #expect(throws: GPIOError.wrongDirection(offset: 22, expectedOutput: false)) {
             _ = try gpio.readEvents(led, into: &batch)
@@ -107,7 +107,7 @@ import TestSupport
         gpio.close()
         #expect(gpio.outputHistory(22).last == .init(timeNanoseconds: 1_000, active: false, physicalHigh: false))
         #expect(!gpio.isRequested(17) && !gpio.isRequested(22))
-        #expect(gpio.eventDescriptor(button) == -1)
+        #expect(gpio.eventDescriptor(button) == nil)
         #expect(throws: GPIOError.closed) { try gpio.setOutput(led, active: true, nowNanoseconds: 2_000) }
         #expect(throws: GPIOError.closed) { _ = try gpio.requestInput(GPIOInputConfiguration(offset: 4)) }
         gpio.close()                                             // idempotent

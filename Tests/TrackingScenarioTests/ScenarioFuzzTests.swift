@@ -1,4 +1,5 @@
 import Console
+@testable import FuzzSupport
 import Testing
 import TestSupport
 import Tracking

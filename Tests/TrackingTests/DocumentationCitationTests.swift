@@ -1,17 +1,10 @@
 import Testing
 import TestSupport
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Every rule the code and the tests cite (`tracking.md 3.4`, `tracking.md 2.4, 12.4`, `tracking.md Q8`,
 /// test names `rule_3_4_…`) is a heading of docs/tracking.md, and no rule is given twice.
 @Suite struct DocumentationCitationTests {
-    static let root: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path
-    }()
+    static let root = RepositoryFiles.root
 
     /// Rule ids of the headings (`## 6 …`, `### 3.4 …`, `### Q8 …`).
     static func headings() -> [String] {
@@ -26,18 +19,7 @@ import Glibc
     }
 
     /// Every `.swift` file under `directory`, recursively.
-    static func swiftFiles(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var out: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            if name.hasPrefix(".") { continue }
-            let path = directory + "/" + name
-            if name.hasSuffix(".swift") { out.append(path) } else if entry.pointee.d_type == UInt8(DT_DIR) { out += swiftFiles(path) }
-        }
-        return out
-    }
+    static func swiftFiles(_ directory: String) -> [String] { RepositoryFiles.swiftFiles(under: directory) }
 
     /// The ids cited in `text`: after each `tracking.md `, a list of ids joined by `, `, ` / ` or `–`.
     static func citations(in text: String) -> [String] {

@@ -23,14 +23,11 @@ import Glibc
 
     /// Every file under `directory` with a text suffix (or none, like `.ci/run`), recursively.
     static func textFiles(_ directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
         var out: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        for (name, isDirectory) in RepositoryFiles.entries(directory) {
             if name.hasPrefix(".") && name != ".ci" || name == "puckd.order" { continue }
             let path = directory + "/" + name
-            if entry.pointee.d_type == UInt8(DT_DIR) {
+            if isDirectory {
                 out += textFiles(path)
             } else if [".swift", ".sh", ".py", ".md", ".c", ".h", ".conf", ".rules", ".service"].contains(where: name.hasSuffix)
                         || !name.contains(".") {

@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 
 /// Writes a configuration file atomically (`config save`): the text goes to a temporary file in the
 /// same directory, which is written, given safe permissions (the original's without write access
@@ -10,14 +10,14 @@ public enum ConfigurationFileWriter {
     public struct Failure: Error, Equatable, Sendable {
         public var path: String
         public var step: String
-        public var errno: Int32
+        public var error: Errno
 
-        public var message: String { message(underSystemd: getenv("INVOCATION_ID") != nil) }
+        public var message: String { message(underSystemd: ProcessIdentity.environment("INVOCATION_ID") != nil) }
 
         /// The message; `underSystemd` (a unit started puckd: `$INVOCATION_ID`) explains a read-only /etc.
         public func message(underSystemd unit: Bool) -> String {
-            let reason = String(cString: strerror(errno))
-            if errno == EROFS {
+            let reason = error.message
+            if error == .readOnlyFileSystem {
                 return "cannot write " + path + " (" + reason + "): " + (unit
                     ? "the systemd unit mounts /etc read-only for puckd (ProtectSystem=strict), so the console cannot "
                         + "save there; make the change in " + path + " as root (sudoedit " + path
@@ -26,7 +26,7 @@ public enum ConfigurationFileWriter {
                     : "the file system is mounted read-only; edit the file where it is writable, or start puckd with "
                         + "--config FILE naming a file on a writable file system") + "; the file is unchanged"
             }
-            if errno == EACCES || errno == EPERM {
+            if error == .permissionDenied || error == .notPermitted {
                 return "cannot write " + path + " (" + reason + "): run puckd as a user that may write it, or start it "
                     + "with --config FILE naming a file it may write; the file is unchanged"
             }
@@ -36,61 +36,52 @@ public enum ConfigurationFileWriter {
 
     /// Replaces the file at `path` with `text`.
     public static func write(_ text: String, to path: String) throws(Failure) {
-        var target = path
-        if let resolved = realpath(path, nil) {
-            target = String(cString: resolved)
-            free(resolved)
-        }
+        let target = FileSystem.resolvedPath(path) ?? path
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var info = stat()
-        let exists = stat(target, &info) == 0
-        if exists && access(target, W_OK) != 0 { throw Failure(path: path, step: "checking it", errno: errno) }
-        if access(directory, W_OK) != 0 { throw Failure(path: path, step: "checking its directory", errno: errno) }
-        var template = Array((directory + "/." + name + ".puckd-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd < 0 { throw Failure(path: path, step: "creating a temporary file", errno: errno) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        func fail(_ step: String, _ code: Int32) -> Failure {
-            Glibc.close(fd)
-            unlink(temporary)
-            return Failure(path: path, step: step, errno: code)
+        let info = try? FileSystem.status(target)
+        func step(_ step: String, _ call: () throws(Errno) -> Void) throws(Failure) {
+            do throws(Errno) { try call() } catch { throw Failure(path: path, step: step, error: error) }
         }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("writing", errno)
+        if info != nil { try step("checking it") { () throws(Errno) in try FileSystem.checkWritable(target) } }
+        try step("checking its directory") { () throws(Errno) in try FileSystem.checkWritable(directory) }
+        let fd: FileDescriptor, temporary: String
+        do throws(Errno) {
+            (fd, temporary) = try FileSystem.makeTemporaryFile(prefix: directory + "/." + name + ".puckd-")
+        } catch {
+            throw Failure(path: path, step: "creating a temporary file", error: error)
+        }
+        func stepOrRemove(_ name: String, _ call: () throws(Errno) -> Void) throws(Failure) {
+            do throws(Errno) { try call() } catch {
+                try? fd.close()
+                try? FileSystem.unlink(temporary)
+                throw Failure(path: path, step: name, error: error)
             }
-            offset += n
         }
-        bytes.removeAll()
+        try stepOrRemove("writing") { () throws(Errno) in
+            try Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(Errno) in try fd.writeAll(bytes) } }.get()
+        }
         // Safe permissions: the original's read bits (and its owner's), never group/world write or
         // set-id bits; the new file belongs to the user puckd runs as (a foreign owner is not kept).
-        let mode = exists ? info.st_mode & 0o0755 : 0o644
-        if exists && info.st_gid != getegid() {
-            _ = fchown(fd, uid_t.max, info.st_gid)   // keep the group (root:puckd 0640 stays readable by puckd)
+        let mode = info.map { $0.permissions & 0o0755 } ?? 0o644
+        if let info, info.groupID != ProcessIdentity.effectiveGroupID {
+            try? fd.setGroup(info.groupID)   // keep the group (root:puckd 0640 stays readable by puckd)
         }
-        if fchmod(fd, mode) != 0 { throw fail("setting its permissions", errno) }
-        if fsync(fd) != 0 { throw fail("syncing it to disk", errno) }
-        if Glibc.close(fd) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw Failure(path: path, step: "closing it", errno: code)
+        try stepOrRemove("setting its permissions") { () throws(Errno) in try fd.setPermissions(mode) }
+        try stepOrRemove("syncing it to disk") { () throws(Errno) in try fd.sync() }
+        do throws(Errno) {
+            try fd.close()
+        } catch {
+            try? FileSystem.unlink(temporary)
+            throw Failure(path: path, step: "closing it", error: error)
         }
-        if rename(temporary, target) != 0 {
-            let code = errno
-            unlink(temporary)
-            throw Failure(path: path, step: "replacing it", errno: code)
+        do throws(Errno) {
+            try FileSystem.rename(temporary, to: target)
+        } catch {
+            try? FileSystem.unlink(temporary)
+            throw Failure(path: path, step: "replacing it", error: error)
         }
-        let directoryFD = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            Glibc.close(directoryFD)
-        }
+        try? FileSystem.syncDirectory(directory)
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import Tracking
 
 /// A configuration built from its layers, with the documents (for `config save`) and where each
@@ -43,10 +42,10 @@ public enum ConfigurationLoader {
         } catch {
             let reason = switch error {
             case .cannotOpen(let code):
-                "cannot read it (" + WholeFile.describe(errno: code)
+                "cannot read it (" + code.message
                     + "); give an existing file with --config, or a board profile with --board"
             case .notRegular: "not a regular file (a device, directory or pipe); give the path of a file"
-            case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
+            case .cannotRead(let code): "cannot read it (" + code.message + ")"
             case .tooLarge: "larger than 1 MiB: not a puckd configuration file"
             case .untrusted(let why): "refused: " + why
             }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 
 /// Who may own and change a file puckd takes orders from (the configuration, a profile file, the
 /// console's password hash), checked like sshd's StrictModes before the file is read: the owner is
@@ -14,53 +14,57 @@ public struct FileTrust {
     public init(secret: Bool = false) { self.secret = secret }
 
     /// nil when `path` (whose `fstat` is `info`) may be trusted, else why not and how to fix it.
-    public func problem(path: String, info: stat) -> String? {
-        let uid = geteuid(), gid = getegid()
-        let mode = info.st_mode & 0o7777
+    public func problem(path: String, info: FileSystem.Status) -> String? {
+        let uid = ProcessIdentity.effectiveUserID, gid = ProcessIdentity.effectiveGroupID
+        let mode = info.permissions
         let modeText = "mode " + Self.octal(mode)
-        if info.st_uid != 0 && info.st_uid != uid {
-            return "owned by " + Self.user(info.st_uid) + ", neither root nor the user puckd runs as ("
+        if info.ownerID != 0 && info.ownerID != uid {
+            return "owned by " + Self.user(info.ownerID) + ", neither root nor the user puckd runs as ("
                 + Self.user(uid) + "): that user could " + purpose + "; make root its owner (sudo chown root "
                 + path + ") or run puckd as that user"
         }
-        if mode & S_IWOTH != 0 {
+        if mode & Self.otherWrite != 0 {
             return "writable by every user (" + modeText + "): anyone on this machine could " + purpose
                 + "; remove the write permission (chmod o-w " + path + ")"
         }
-        let trustedGroup = info.st_gid == 0 || info.st_gid == gid
-        if mode & S_IWGRP != 0 && !trustedGroup {
-            return "writable by group " + Self.group(info.st_gid) + " (" + modeText + "): its members could "
+        let trustedGroup = info.groupID == 0 || info.groupID == gid
+        if mode & Self.groupWrite != 0 && !trustedGroup {
+            return "writable by group " + Self.group(info.groupID) + " (" + modeText + "): its members could "
                 + purpose + "; remove the group's write permission (chmod g-w " + path + ")"
         }
-        if secret && (mode & S_IROTH != 0 || (mode & S_IRGRP != 0 && !trustedGroup)) {
-            return "readable by " + (mode & S_IROTH != 0 ? "every user" : "group " + Self.group(info.st_gid)) + " ("
+        if secret && (mode & Self.otherRead != 0 || (mode & Self.groupRead != 0 && !trustedGroup)) {
+            return "readable by " + (mode & Self.otherRead != 0 ? "every user" : "group " + Self.group(info.groupID)) + " ("
                 + modeText + "): a password hash must be readable only by root and puckd's user; chmod 0600 "
                 + path + " (or 0640 with puckd's group)"
         }
         let directory = Self.directory(of: path)
-        var parent = stat()
-        if stat(directory, &parent) == 0, parent.st_mode & S_IWOTH != 0, parent.st_mode & S_ISVTX == 0 {
-            return "in " + directory + ", which every user may write to (mode " + Self.octal(parent.st_mode & 0o7777)
+        if let parent = try? FileSystem.status(directory), parent.permissions & Self.otherWrite != 0,
+           parent.permissions & Self.sticky == 0 {
+            return "in " + directory + ", which every user may write to (mode " + Self.octal(parent.permissions)
                 + ", no sticky bit): anyone could replace the file; remove the write permission (chmod o-w "
                 + directory + ") or move the file"
         }
         return nil
     }
 
+    // The permission bits of chmod(2) (mode_t), as the kernel defines them.
+    private static let otherRead: UInt32 = 0o004, otherWrite: UInt32 = 0o002
+    private static let groupRead: UInt32 = 0o040, groupWrite: UInt32 = 0o020, sticky: UInt32 = 0o1000
+
     private var purpose: String { secret ? "replace the console password" : "reconfigure the board" }
 
-    static func octal(_ mode: mode_t) -> String {
+    static func octal(_ mode: UInt32) -> String {
         let text = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - text.count)) + text
     }
 
-    static func user(_ uid: uid_t) -> String {
-        if let entry = getpwuid(uid), let name = entry.pointee.pw_name { return "uid " + String(uid) + " (" + String(cString: name) + ")" }
+    static func user(_ uid: UInt32) -> String {
+        if let name = ProcessIdentity.userName(uid) { return "uid " + String(uid) + " (" + name + ")" }
         return "uid " + String(uid)
     }
 
-    static func group(_ gid: gid_t) -> String {
-        if let entry = getgrgid(gid), let name = entry.pointee.gr_name { return String(gid) + " (" + String(cString: name) + ")" }
+    static func group(_ gid: UInt32) -> String {
+        if let name = ProcessIdentity.groupName(gid) { return String(gid) + " (" + name + ")" }
         return String(gid)
     }
 

@@ -1,5 +1,6 @@
 import CGPIOD
 import Glibc
+import SystemCalls
 
 // Every libgpiod call of puckd is in the C shim Sources/CGPIOD (one API over libgpiod v1 and v2, the
 // version chosen when puckd is built); this file is the only Swift user of that shim.
@@ -83,7 +84,7 @@ public final class LibgpiodGPIOController: GPIOController {
         guard let buffer = puckd_gpiod_event_buffer_new(GPIOEventBatch.capacity) else {
             let code = errno
             puckd_gpiod_chip_close(chip)
-            throw .openFailed(path: path, errno: code)
+            throw .openFailed(path: path, error: Errno(rawValue: code))
         }
         return LibgpiodGPIOController(chip: chip, buffer: buffer, description: describe(chip, path: path))
     }
@@ -104,7 +105,7 @@ public final class LibgpiodGPIOController: GPIOController {
             if lstat(path, &status) != 0 || (status.st_mode & S_IFMT) == S_IFLNK { continue }
             guard let chip = puckd_gpiod_chip_open(path) else {
                 let code = errno
-                found.append((number, GPIOChipInfo(path: path, name: name, label: "", lineCount: 0, openErrno: code)))
+                found.append((number, GPIOChipInfo(path: path, name: name, label: "", lineCount: 0, openError: Errno(rawValue: code))))
                 continue
             }
             found.append((number, GPIOChipInfo(path: path, name: String(cString: puckd_gpiod_chip_name(chip)),
@@ -117,13 +118,13 @@ public final class LibgpiodGPIOController: GPIOController {
 
     private static func openChip(_ path: String) throws(GPIOError) -> OpaquePointer {
         var status = stat()
-        if stat(path, &status) != 0 { throw GPIOChipSelector.openError(path: path, errno: errno) }
+        if stat(path, &status) != 0 { throw GPIOChipSelector.openError(path: path, error: .current) }
         if (status.st_mode & S_IFMT) != S_IFCHR { throw .notAChip(path: path) }
         guard let chip = puckd_gpiod_chip_open(path) else {
             let code = errno
             // The path exists, so ENOENT here comes from libgpiod's sysfs check: not a GPIO chip.
             if code == ENOENT || code == ENOTTY || code == ENODEV { throw .notAChip(path: path) }
-            throw GPIOChipSelector.openError(path: path, errno: code)
+            throw GPIOChipSelector.openError(path: path, error: Errno(rawValue: code))
         }
         return chip
     }
@@ -156,7 +157,7 @@ public final class LibgpiodGPIOController: GPIOController {
         var code = errno
         if line == nil && config.debounce_us != 0 && code != EBUSY && code != EACCES && code != EPERM {
             // The kernel or the chip's driver refused the debounce: request without it, debounce in puckd.
-            debounce = .unavailable(reason: "the kernel refused it on this line, \(errnoText(code))")
+            debounce = .unavailable(reason: "the kernel refused it on this line, \(Errno(rawValue: code).description)")
             config.debounce_us = 0
             line = request(&config)
             code = errno
@@ -227,13 +228,13 @@ public final class LibgpiodGPIOController: GPIOController {
             }
             return .lineBusy(offset: offset, consumer: consumer, chip: chipDescription)
         case EINVAL, EOPNOTSUPP:
-            return .configurationRejected(offset: offset, bias: bias, errno: code)
+            return .configurationRejected(offset: offset, bias: bias, error: Errno(rawValue: code))
         case ENOTTY:
             return .characterDeviceMissing(chip: chipDescription, uapiVersion: Self.apiVersion)
         case EACCES, EPERM:
             return .permissionDenied(path: chipDescription)
         default:
-            return .requestFailed(offset: offset, errno: code)
+            return .requestFailed(offset: offset, error: Errno(rawValue: code))
         }
     }
 
@@ -253,13 +254,13 @@ public final class LibgpiodGPIOController: GPIOController {
         let line = try entry(handle)
         if !line.isOutput { throw .wrongDirection(offset: line.offset, expectedOutput: true) }
         if puckd_gpiod_line_set(line.handle, active ? 1 : 0) != 0 {
-            throw .ioFailed(operation: "setting the value", offset: line.offset, errno: errno)
+            throw .ioFailed(operation: "setting the value", offset: line.offset, error: .current)
         }
     }
 
-    public func eventDescriptor(_ handle: GPIOLineHandle) -> Int32 {
-        guard chip != nil, handle.index >= 0, handle.index < lines.count else { return -1 }
-        return lines[handle.index].eventDescriptor
+    public func eventDescriptor(_ handle: GPIOLineHandle) -> FileDescriptor? {
+        guard chip != nil, handle.index >= 0, handle.index < lines.count else { return nil }
+        return FileDescriptor(rawValue: lines[handle.index].eventDescriptor)
     }
 
     public func readEvents(_ handle: GPIOLineHandle, into batch: inout GPIOEventBatch) throws(GPIOError) -> Int {
@@ -268,7 +269,7 @@ public final class LibgpiodGPIOController: GPIOController {
         let room = GPIOEventBatch.capacity - batch.count
         if room <= 0 { return 0 }
         let n = puckd_gpiod_read_events(line.handle, buffer, scratch, room)
-        if n < 0 { throw .ioFailed(operation: "reading edge events", offset: line.offset, errno: errno) }
+        if n < 0 { throw .ioFailed(operation: "reading edge events", offset: line.offset, error: .current) }
         var sequence = line.lastSequence
         var i = 0
         while i < Int(n) {

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Which GPIO chip to open: by label (the robust way on Raspberry Pi boards), by kernel name, by device
 /// path, or automatically among the Raspberry Pi header chips.
@@ -76,26 +77,26 @@ public enum GPIOChipSelector: Sendable, Equatable, CustomStringConvertible {
             if let chip = chips.first(where: { $0.isReadable && $0.label == label }) { return .success(chip) }
         case .name(let name):
             if let chip = chips.first(where: { $0.name == name || $0.path == deviceDirectory + "/" + name }) {
-                return chip.isReadable ? .success(chip) : .failure(Self.openError(path: chip.path, errno: chip.openErrno))
+                return chip.isReadable ? .success(chip) : .failure(Self.openError(path: chip.path, error: chip.openError!))
             }
         case .path(let path):
             if let chip = chips.first(where: { $0.path == path }) {
-                return chip.isReadable ? .success(chip) : .failure(Self.openError(path: chip.path, errno: chip.openErrno))
+                return chip.isReadable ? .success(chip) : .failure(Self.openError(path: chip.path, error: chip.openError!))
             }
         }
-        if let denied = chips.first(where: { $0.openErrno == EACCES || $0.openErrno == EPERM }) {
+        if let denied = chips.first(where: { $0.openError == .permissionDenied || $0.openError == .notPermitted }) {
             return .failure(.permissionDenied(path: denied.path))
         }
         return .failure(.chipNotFound(wanted: description, found: chips))
     }
 
-    /// The error for a failed open of `path` with `errno`.
-    static func openError(path: String, errno code: Int32) -> GPIOError {
-        switch code {
-        case EACCES, EPERM: return .permissionDenied(path: path)
-        case ENOENT: return .chipMissing(path: path)
-        case ENOTTY, ENODEV: return .notAChip(path: path)
-        default: return .openFailed(path: path, errno: code)
+    /// The error for a failed open of `path`.
+    static func openError(path: String, error: Errno) -> GPIOError {
+        switch error {
+        case .permissionDenied, .notPermitted: return .permissionDenied(path: path)
+        case .noSuchFileOrDirectory: return .chipMissing(path: path)
+        case .notATerminal, .noSuchDevice: return .notAChip(path: path)
+        default: return .openFailed(path: path, error: error)
         }
     }
 }

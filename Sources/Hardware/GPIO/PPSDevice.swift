@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import SystemCalls
 
 /// Why the kernel PPS device could not be used. `description` says what to do.
 public enum PPSDeviceError: Error, Equatable, CustomStringConvertible {
@@ -28,7 +29,7 @@ public enum PPSDeviceError: Error, Equatable, CustomStringConvertible {
             return "\(path) cannot capture assert edges (capabilities 0x\(String(capabilities, radix: 16))): "
                 + "check the pps-gpio overlay parameters"
         case .failed(let path, let operation, let code):
-            return "\(operation) on \(path) failed: \(errnoText(code))"
+            return "\(operation) on \(path) failed: \(Errno(rawValue: code).description)"
         }
     }
 }

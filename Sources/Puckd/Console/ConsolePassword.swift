@@ -1,3 +1,4 @@
+import SystemCalls
 import CCrypt
 import Configuration
 import Glibc
@@ -36,9 +37,9 @@ public final class ConsolePassword {
             bytes = try WholeFile.read(path, limitBytes: 4096, trust: FileTrust(secret: true))
         } catch {
             let reason = switch error {
-            case .cannotOpen(let code): "cannot open it (" + WholeFile.describe(errno: code) + ")"
+            case .cannotOpen(let code): "cannot open it (" + code.message + ")"
             case .notRegular: "not a regular file"
-            case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
+            case .cannotRead(let code): "cannot read it (" + code.message + ")"
             case .tooLarge: "larger than 4 KiB: not a password hash file"
             case .untrusted(let why): "refused: " + why
             }

@@ -10,6 +10,7 @@ import Heading
 import NMEA
 import Simulation
 import State
+import SystemCalls
 import Tracking
 
 /// The device: one thread and one `poll()` over the GPS source, a timerfd for IMU sampling and the
@@ -208,7 +209,7 @@ public final class Device {
                     stateLines.append("state: " + store.path + " is damaged (" + error.reason + "); "
                         + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
                 case .unreadable(let code, let movedTo):
-                    stateLines.append("state: cannot read " + store.path + " (" + String(cString: strerror(code)) + "); "
+                    stateLines.append("state: cannot read " + store.path + " (" + code.message + "); "
                         + (movedTo.map { "moved it to " + $0 } ?? "could not move it aside") + "; starting from defaults")
                 }
                 if store.removedStaleTemporary {

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import SystemCalls
 import Hardware
 import NMEA
 
@@ -100,9 +101,9 @@ extension Device {
         set(0, signalDescriptor, POLLIN)
         set(1, wakeTimer, POLLIN)
         set(2, request.fileDescriptor, request.events)
-        set(3, gpio.map { g in buttons?.descriptor(of: .primary, on: g) ?? -1 } ?? -1, POLLIN)
-        set(4, gpio.map { g in buttons?.descriptor(of: .secondary, on: g) ?? -1 } ?? -1, POLLIN)
-        set(5, gpio.map { g in ppsLine.map { g.eventDescriptor($0) } ?? -1 } ?? -1, POLLIN)
+        set(3, gpio.map { g in buttons?.descriptor(of: .primary, on: g)?.rawValue ?? -1 } ?? -1, POLLIN)
+        set(4, gpio.map { g in buttons?.descriptor(of: .secondary, on: g)?.rawValue ?? -1 } ?? -1, POLLIN)
+        set(5, gpio.map { g in ppsLine.flatMap { g.eventDescriptor($0)?.rawValue } ?? -1 } ?? -1, POLLIN)
         set(6, console.map { $0.inputEnded || $0.inputPaused ? -1 : $0.transport.inputPollRequest.fileDescriptor } ?? -1,
             POLLIN)
         set(7, console.map { $0.session.pendingOutputCount > 0 && !$0.outputClosed ? $0.transport.outputDescriptor : -1 } ?? -1,
@@ -216,11 +217,12 @@ extension Device {
         var stateText = "state not saved"
         var status = ExitStatus.ok
         if let stateStore {
-            let code = stateStore.save(stateRecord())
-            stateText = code == 0 ? "state saved to " + stateStore.path
-                : "saving the state to " + stateStore.path + " failed (" + SystemErrorText.describe(code)
+            let failure = stateStore.save(stateRecord())
+            stateText = failure.map {
+                "saving the state to " + stateStore.path + " failed (" + $0.description
                     + "): the changes since the last save are lost; exit status " + String(ExitStatus.stateNotSaved)
-            if code != 0 { status = ExitStatus.stateNotSaved }
+            } ?? "state saved to " + stateStore.path
+            if failure != nil { status = ExitStatus.stateNotSaved }
         } else if let stateProblem {
             stateText = "state not saved: " + stateProblem
         }

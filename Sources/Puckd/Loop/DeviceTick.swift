@@ -5,6 +5,7 @@ import Glibc
 import Hardware
 import Heading
 import State
+import SystemCalls
 import Tracking
 
 /// The tracking tick (core, events, faults, LEDs) and the periodic work of every wake-up.
@@ -149,24 +150,23 @@ extension Device {
         if stateDirty && now >= nextStateWriteNanoseconds, let stateStore {
             stateDirty = false
             nextStateWriteNanoseconds = now + Int64(configuration.state.saveIntervalSeconds * 1e9)
-            let code = stateStore.save(stateRecord())
-            if code == 0 {
-                counters.stateWrites &+= 1
-                if stateWriteFailed {
-                    stateWriteFailed = false
-                    output.line { out in out.append("state: writing works again") }
-                }
-            } else {
+            if let failure = stateStore.save(stateRecord()) {
                 counters.stateWriteFailures &+= 1
                 if !stateWriteFailed {
                     stateWriteFailed = true
                     output.line(.error) { out in
                         out.append("state: writing the state file failed (")
-                        SystemErrorText.write(code) { out.append($0) }
+                        failure.write { out.append($0) }
                         out.append("); keeping the state in memory and retrying")
                     }
                 }
                 stateDirty = true
+            } else {
+                counters.stateWrites &+= 1
+                if stateWriteFailed {
+                    stateWriteFailed = false
+                    output.line { out in out.append("state: writing works again") }
+                }
             }
         }
     }

@@ -1,3 +1,4 @@
+import SystemCalls
 import CBundledData
 import Configuration
 import Controls
@@ -48,9 +49,9 @@ public final class SimulatedBoard {
                 bytes = try WholeFile.read(settings.gpsLog, limitBytes: Self.maximumLogBytes)
             } catch {
                 let reason = switch error {
-                case .cannotOpen(let code): "cannot open it (" + WholeFile.describe(errno: code) + "): check [sim] gps_log or --gps"
+                case .cannotOpen(let code): "cannot open it (" + code.message + "): check [sim] gps_log or --gps"
                 case .notRegular: "not a regular file (a device, directory or pipe); give the path of an NMEA log file"
-                case .cannotRead(let code): "cannot read it (" + WholeFile.describe(errno: code) + ")"
+                case .cannotRead(let code): "cannot read it (" + code.message + ")"
                 case .tooLarge: "larger than 256 MiB: give a shorter log"
                 case .untrusted(let why): why
                 }

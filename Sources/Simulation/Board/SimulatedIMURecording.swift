@@ -1,3 +1,4 @@
+import SystemCalls
 import Configuration
 import Console
 import Glibc
@@ -198,10 +199,10 @@ extension SimulatedIMURecording {
         } catch {
             let message = switch error {
             case .cannotOpen(let code):
-                "cannot open the IMU log " + path + " (" + WholeFile.describe(errno: code)
+                "cannot open the IMU log " + path + " (" + code.message
                     + "): check [sim] imu_log; it takes a BROAD or x-io Fusion CSV file (decompress .xz files first)"
             case .notRegular: "the IMU log " + path + " is not a regular file: give the path of a CSV file"
-            case .cannotRead(let code): "cannot read the IMU log " + path + " (" + WholeFile.describe(errno: code) + ")"
+            case .cannotRead(let code): "cannot read the IMU log " + path + " (" + code.message + ")"
             case .tooLarge: "the IMU log " + path + " is larger than 256 MiB: give a shorter recording"
             case .untrusted(let why): "the IMU log " + path + " is " + why
             }

@@ -8,6 +8,7 @@ import Receiver
 /// count), 1 unsupported (an unknown command, a system the chip cannot receive). It starts with
 /// `$PMTK011,MTKGPS` and `$PMTK010,001` after power-on and forgets everything (no backup battery).
 public final class SimulatedMediaTekReceiver: SimulatedGNSSReceiver {
+    /// The MediaTek chip the twin plays, which decides the systems it receives.
     public enum Model: Sendable {
         /// MTK3339 (Adafruit Ultimate GPS HAT, GlobalTop PA6H): GPS only (+ SBAS, QZSS).
         case mtk3339

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import SystemCalls
 import Hardware
 
 /// The GPIO twin: a chip with `lineCount` lines whose inputs tests (or the simulated board's console)
@@ -107,7 +108,7 @@ public final class SimulatedGPIO: GPIOController {
     public func requestInput(_ configuration: GPIOInputConfiguration) throws(GPIOError) -> GPIOLineHandle {
         try checkRequest(configuration.offset)
         let fd = clinux_gpio_eventfd()
-        if fd < 0 { throw .requestFailed(offset: configuration.offset, errno: errno) }
+        if fd < 0 { throw .requestFailed(offset: configuration.offset, error: .current) }
         let offset = Int(configuration.offset)
         if externalDrive[offset] < 0 {                      // the bias sets an undriven line, silently
             if configuration.bias == .pullUp { physicalHigh[offset] = true }
@@ -147,9 +148,9 @@ public final class SimulatedGPIO: GPIOController {
         record(index, active: active, at: time, force: false)
     }
 
-    public func eventDescriptor(_ line: GPIOLineHandle) -> Int32 {
-        guard !isClosed, line.index >= 0, line.index < requested.count else { return -1 }
-        return requested[line.index].eventDescriptor
+    public func eventDescriptor(_ line: GPIOLineHandle) -> FileDescriptor? {
+        guard !isClosed, line.index >= 0, line.index < requested.count else { return nil }
+        return FileDescriptor(rawValue: requested[line.index].eventDescriptor)
     }
 
     public func readEvents(_ line: GPIOLineHandle, into batch: inout GPIOEventBatch) throws(GPIOError) -> Int {

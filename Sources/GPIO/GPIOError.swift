@@ -1,9 +1,9 @@
-import Glibc
+import SystemCalls
 
 /// Why a GPIO operation failed. `description` is one or two sentences saying what is wrong and what to do.
 ///
 /// Errors are built at start-up (chip and line requests) or on a broken line; building one allocates, which
-/// is fine off the hot path. Raw `errno` values are kept for tests and logs.
+/// is fine off the hot path. The kernel's `Errno` is kept for tests and logs.
 public enum GPIOError: Error, Equatable, CustomStringConvertible {
     /// No `/dev/gpiochip*` device exists at all.
     case noChips(directory: String)
@@ -16,7 +16,7 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
     /// The path exists but is not a GPIO character device.
     case notAChip(path: String)
     /// Opening the chip failed for another reason.
-    case openFailed(path: String, errno: Int32)
+    case openFailed(path: String, error: Errno)
     /// The offset is not a line of the chip.
     case lineOutOfRange(offset: UInt32, lineCount: Int, chip: String)
     /// Another consumer (a kernel driver such as pps-gpio, or another process) holds the line.
@@ -26,15 +26,15 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
     /// The controller's fixed line table is full.
     case tooManyLines(capacity: Int)
     /// The kernel refused the flags (bias flags need Linux ≥ 5.5; some chips cannot pull).
-    case configurationRejected(offset: UInt32, bias: GPIOBias, errno: Int32)
+    case configurationRejected(offset: UInt32, bias: GPIOBias, error: Errno)
     /// The kernel lacks the GPIO character-device uAPI version (1 or 2) this build's libgpiod speaks.
     case characterDeviceMissing(chip: String, uapiVersion: Int)
     /// Requesting the line failed for another reason.
-    case requestFailed(offset: UInt32, errno: Int32)
+    case requestFailed(offset: UInt32, error: Errno)
     /// `setOutput` on a line that was requested as an input (or the reverse for events).
     case wrongDirection(offset: UInt32, expectedOutput: Bool)
     /// Reading events or setting a value failed after the request succeeded.
-    case ioFailed(operation: String, offset: UInt32, errno: Int32)
+    case ioFailed(operation: String, offset: UInt32, error: Errno)
     /// The controller was closed.
     case closed
 
@@ -61,7 +61,7 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
         case .notAChip(let path):
             return "\(path) is not a GPIO chip device: give a /dev/gpiochipN path, a chip name or a chip label"
         case .openFailed(let path, let code):
-            return "cannot open \(path): \(errnoText(code))"
+            return "cannot open \(path): \(code.description)"
         case .lineOutOfRange(let offset, let lineCount, let chip):
             return "line \(offset) does not exist on \(chip), which has lines 0...\(lineCount - 1): "
                 + "use the BCM GPIO number as the offset on the header chip"
@@ -74,7 +74,7 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
                 + "(buttons, LEDs, PPS); remove some from the board profile"
         case .configurationRejected(let offset, let bias, let code):
             return "the kernel rejected the configuration of line \(offset) with bias \(bias.name) "
-                + "(\(errnoText(code))): bias needs Linux 5.5 or later; set the bias to as-is and fit an "
+                + "(\(code.description)): bias needs Linux 5.5 or later; set the bias to as-is and fit an "
                 + "external resistor"
         case .characterDeviceMissing(let chip, let version):
             return version < 2
@@ -83,13 +83,13 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible {
                 : "\(chip) does not offer the GPIO uAPI v2 that libgpiod 2.x uses: it needs Linux 5.10 or later "
                     + "with CONFIG_GPIO_CDEV=y, or build puckd against libgpiod 1.6 (uAPI v1)"
         case .requestFailed(let offset, let code):
-            return "requesting line \(offset) failed: \(errnoText(code))"
+            return "requesting line \(offset) failed: \(code.description)"
         case .wrongDirection(let offset, let expectedOutput):
             return expectedOutput
                 ? "line \(offset) was requested as an input and cannot be driven"
                 : "line \(offset) was requested as an output and has no edge events"
         case .ioFailed(let operation, let offset, let code):
-            return "\(operation) on line \(offset) failed: \(errnoText(code)); the GPIO chip may have gone away"
+            return "\(operation) on line \(offset) failed: \(code.description); the GPIO chip may have gone away"
         case .closed:
             return "the GPIO controller is closed"
         }
@@ -126,26 +126,23 @@ public struct GPIOChipInfo: Sendable, Equatable {
     public var label: String
     /// Number of lines (0 when the chip could not be opened).
     public var lineCount: Int
-    /// errno of the failed open, 0 when the chip was read.
-    public var openErrno: Int32
+    /// Why the chip could not be opened; nil when it was read.
+    public var openError: Errno?
 
-    public init(path: String, name: String, label: String, lineCount: Int, openErrno: Int32 = 0) {
+    public init(path: String, name: String, label: String, lineCount: Int, openError: Errno? = nil) {
         self.path = path
         self.name = name
         self.label = label
         self.lineCount = lineCount
-        self.openErrno = openErrno
+        self.openError = openError
     }
 
     /// True when the chip was opened and its label read.
-    public var isReadable: Bool { openErrno == 0 }
+    public var isReadable: Bool { openError == nil }
 
     /// One line for listings: `/dev/gpiochip0 (gpiochip0, label pinctrl-bcm2711, 58 lines)`.
     public var summary: String {
         if isReadable { return "\(path) (\(name), label \(label), \(lineCount) lines)" }
-        return "\(path) (cannot open: \(errnoText(openErrno)))"
+        return "\(path) (cannot open: \(openError?.description ?? ""))"
     }
 }
-
-/// The text and name of an errno value, "Input/output error (EIO)" (allocates a String: messages only).
-func errnoText(_ code: Int32) -> String { SystemErrorText.describe(code) }

@@ -1,5 +1,6 @@
 import Console
 import Tracking
+import TrackingScenario
 
 /// Runs arbitrary bytes as a scenario file — `ScenarioParser.parse`, then for a file that parses a
 /// bounded `ScenarioRunner` run, twice — and checks what must hold for any file (the `scenario`

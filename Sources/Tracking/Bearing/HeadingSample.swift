@@ -4,7 +4,10 @@ import Angles
 public enum HeadingSampleSource: UInt8, Sendable, Equatable {
     /// The board's IMU (AHRS fusion, module `Heading`).
     case imu
-    /// A GNSS heading sensor or dual-antenna receiver delivered as a sample (ranks as GPS true heading).
+    /// A GNSS heading sensor or dual-antenna receiver delivered as a sample with its own accuracy (ranks
+    /// as GPS true heading). Scenario files produce it (`heading … source=gnss`, docs/scenarios.md); the
+    /// device's receiver gives the same measurement through the fix (NMEA HDT/THS →
+    /// `Fix.trueHeadingDegrees`), so the device does not turn HDT/THS into samples a second time.
     case gnss
 }
 

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A GPIO chip as the device loop sees it: a few input lines with edge events and a few output lines.
 ///
 /// Two implementations: `LibgpiodGPIOController` (the kernel through libgpiod v1 or v2) and `SimulatedGPIO`
@@ -35,8 +37,8 @@ public protocol GPIOController: AnyObject {
     /// monotonic; the kernel backend ignores the time).
     func setOutput(_ line: GPIOLineHandle, active: Bool, nowNanoseconds: Int64) throws(GPIOError)
 
-    /// The descriptor that polls readable (POLLIN) while `line` has pending edge events; -1 for outputs.
-    func eventDescriptor(_ line: GPIOLineHandle) -> Int32
+    /// The descriptor that polls readable (POLLIN) while `line` has pending edge events; nil for outputs.
+    func eventDescriptor(_ line: GPIOLineHandle) -> FileDescriptor?
 
     /// Moves pending edge events of `line` into `batch` (after its current content) without blocking;
     /// returns how many were added (0 when none were pending). Call again while it returns a full batch.

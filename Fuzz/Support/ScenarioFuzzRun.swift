@@ -1,5 +1,6 @@
 import Console
 import Tracking
+import TrackingScenario
 
 /// One bounded run of a parsed scenario for `ScenarioFuzzHarness`: the output hashed, and (when
 /// asked) every step — one input or one tick — checked as it is written.
