@@ -6,7 +6,7 @@ SWIFT        ?= swift
 # log's GPX against the GPX 1.1 schema) and benchmarks (gpsd-clients
 # for gpsdecode, pip for pynmea2, time for RSS).
 BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev pkg-config
-TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd debian-archive-keyring gcc libc6-dev libxml2-utils \
+TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-gps debian-archive-keyring gcc libc6-dev libxml2-utils \
                 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind
 # The Debian package (make deb, and make test, which installs it): debhelper and dpkg-dev build it,

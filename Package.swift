@@ -47,6 +47,11 @@ let package = Package(
         // The receiver's command languages (UBX, PMTK) and the configuration state machine.
         .target(name: "Receiver", swiftSettings: strict),
         .target(name: "Console", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver"], swiftSettings: strict),
+        // gpsd's client protocol (gpsd_json(5) 3.x): request parser and report encoders into caller-owned buffers.
+        .target(name: "GpsdProtocol", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console"], swiftSettings: strict),
+        // The gpsd-protocol server's edge: listeners, fixed client slots with bounded queues, one epoll descriptor.
+        .target(name: "GpsdServer", dependencies: ["GpsdProtocol", "SystemCalls", "CLinux", "NMEA", "IMU", "Heading", "Tracking", "Console"],
+                swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console", "Controls"], swiftSettings: strict),
 
@@ -63,7 +68,7 @@ let package = Package(
 
         // Configuration: keys, files (document, loader, writer), board profiles, whole-file reads.
         .target(name: "Configuration", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware",
-                                                      "Controls", "SystemCalls", "CBundledData"],
+                                                      "Controls", "SystemCalls", "CBundledData", "GpsdServer"],
                 swiftSettings: strict),
 
         // Persistent state: the state record, the calibration record inside it, one CRC-32, the atomic store.
@@ -82,10 +87,12 @@ let package = Package(
 
         // The device: the loop that wires sources, core, GPIO, state and console.
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
+                                              "GpsdServer", "GpsdProtocol",
                                               "Configuration", "State", "Simulation", "SystemCalls", "CLinux", "CCrypt"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
+                                                 "GpsdServer", "GpsdProtocol",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
                                                  "CBundledData", "CLinux", "TrackLog"],
                 swiftSettings: strict),
@@ -115,6 +122,10 @@ let package = Package(
                                                           "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "ConsoleTests", dependencies: ["Angles", "Console", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "GpsdProtocolTests", dependencies: ["GpsdProtocol", "NMEA", "IMU", "Heading", "Tracking", "Console",
+                                                              "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "GpsdServerTests", dependencies: ["GpsdServer", "GpsdProtocol", "SystemCalls", "NMEA", "Tracking", "Heading", "IMU",
+                                                            "Console", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingScenarioTests", dependencies: ["TrackingScenario", "FuzzSupport", "Tracking", "Console", "NMEA",
                                                                   "TestSupport"],
                     swiftSettings: strict),
@@ -131,7 +142,7 @@ let package = Package(
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "Commands", "Controls", "Configuration", "State",
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
     ]

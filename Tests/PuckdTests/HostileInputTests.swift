@@ -25,7 +25,7 @@ import TestSupport
     static func directory(of path: String) -> String { String(path[..<path.lastIndex(of: "/")!]) }
 
     static func puckd(_ arguments: [String]) throws -> ProcessResult {
-        try #require(runProcess([PuckdProcess.binary] + arguments), "cannot start \(PuckdProcess.binary)")
+        try #require(runProcess([PuckdProcess.binary] + puckdTestArguments(arguments)), "cannot start \(PuckdProcess.binary)")
     }
 
     /// gpsd's corpus logs, sorted by name, concatenated `times` times: dates from 1999 to 2026, time

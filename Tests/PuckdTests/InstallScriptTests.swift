@@ -5,7 +5,7 @@ import TestSupport
 /// Runs the `puckd` built next to these tests.
 private func puckd(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
     try #require(access(puckdExecutable, X_OK) == 0, "build puckd first (swift build --build-tests)")
-    return try #require(runProcess([puckdExecutable] + arguments, input: input))
+    return try #require(runProcess([puckdExecutable] + puckdTestArguments(arguments), input: input))
 }
 
 /// `board/install.sh` staged into a scratch `DESTDIR` (no users, services or udev touched) with the

@@ -20,7 +20,7 @@ import TestSupport
         close(fd)
         let environment = journal ? ["JOURNAL_STREAM=\(info.st_dev):\(info.st_ino)"] : []
         let script = "f=$1; shift; exec \"$@\" >>\"$f\" 2>&1"
-        let process = try #require(PuckdProcess(["-c", script, "sh", file, PuckdProcess.binary] + arguments,
+        let process = try #require(PuckdProcess(["-c", script, "sh", file, PuckdProcess.binary] + puckdTestArguments(arguments),
                                                 executable: "/bin/sh", environment: environment, standardInputNull: true))
         func text() -> String { runProcess(["cat", file])?.output ?? "" }
         if let until {

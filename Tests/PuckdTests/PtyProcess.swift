@@ -1,3 +1,4 @@
+import TestSupport
 import CLinux
 import Glibc
 
@@ -19,6 +20,7 @@ final class PtyProcess {
 
     /// Starts `puckd ARGUMENTS` on a new pty of `rows` × `columns`.
     init?(_ arguments: [String], rows: UInt16 = 40, columns: UInt16 = 160, environment: [String] = []) {
+        let arguments = puckdTestArguments(arguments)
         var path = [CChar](repeating: 0, count: 64)
         let m = clinux_pty_open(&path, path.count)
         guard m >= 0 else { return nil }

@@ -1,3 +1,4 @@
+import TestSupport
 import Glibc
 
 /// A running `puckd` process for end-to-end tests: standard input to type commands into, standard
@@ -25,6 +26,7 @@ final class PuckdProcess {
     /// entries ("NAME=value"); standard input is a pipe the test types into, or /dev/null (as systemd
     /// starts a service).
     init?(_ arguments: [String], executable: String? = nil, environment: [String] = [], standardInputNull: Bool = false) {
+        let arguments = puckdTestArguments(arguments)
         var input: [Int32] = [0, 0], out: [Int32] = [0, 0], err: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&out) == 0, pipe(&err) == 0 else { return nil }
         for fd in input + out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }

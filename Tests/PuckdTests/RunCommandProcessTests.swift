@@ -147,7 +147,9 @@ import TestSupport
         let config = scratch.path + "/puckd.conf"
         let process = try #require(PuckdProcess(["run", "--config", config]))
         #expect(process.waitForExit(seconds: 30) == 78)
-        #expect(process.errorOutput == "puckd: no GPS source: [gps] source is not set in " + config + "; choose the "
+        // (`PuckdProcess` adds a free server port, which the sentence names among the overrides.)
+        #expect(process.errorOutput == "puckd: no GPS source: [gps] source is not set in " + config
+            + " + --set server.listen=127.0.0.1:0; choose the "
             + "board (sudo puckd setup BOARD; puckd setup lists them), set it (e.g. source = /dev/serial0), pass "
             + "--gps SOURCE, or try the simulated board: puckd run --board sim\n")
     }

@@ -6,6 +6,7 @@
 #include "clinux.h"
 #include "clinux_console.h"
 #include "clinux_device.h"
+#include "clinux_socket.h"
 #include "clinux_gpio.h"
 #include "clinux_i2c.h"
 #include "clinux_resolver.h"

@@ -10,11 +10,11 @@ import Tracking
 public enum ConfigurationKeys {
     /// Section names in order.
     public static let sections = ["board", "gps", "imu", "heading", "tracking", "gpio", "pps", "loop", "console",
-                                  "state", "track", "sim"]
+                                  "server", "time", "state", "track", "sim"]
 
     /// Every key.
     public static let all: [ConfigurationKey] = board + gps + imu + heading + tracking + gpio + pps + loop + console
-        + state + track + sim
+        + server + time + state + track + sim
 
     /// The key `[section] name`, if it exists.
     public static func key(section: String, name: String) -> ConfigurationKey? {
@@ -33,6 +33,7 @@ public enum ConfigurationKeys {
         "gpio.led_fault", "gpio.led_heartbeat", "gpio.led_mode_red", "gpio.led_mode_green", "gpio.led_mode_blue",
         "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
         "track.directory",
+        "server.enabled", "server.listen", "server.socket", "server.max_clients", "time.chrony_socket",
     ]
 
     /// True for `deviceShaping` keys and every key of `[console]` and `[sim]`.

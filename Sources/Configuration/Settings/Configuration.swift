@@ -28,6 +28,10 @@ public struct PuckdConfiguration: Sendable, Equatable {
     public var loop = LoopSettings()
     /// `[console]`: where commands come from and the live status line.
     public var console = ConsoleSettings()
+    /// `[server]`: the gpsd-compatible server.
+    public var server = ServerSettings()
+    /// `[time]`: time for chrony.
+    public var time = TimeSettings()
     /// `[state]`: persistent state.
     public var state = StateSettings()
     /// `[track]`: the track journal (module TrackLog).

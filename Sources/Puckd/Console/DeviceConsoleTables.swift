@@ -116,6 +116,7 @@ extension Device {
         t.append("log.linesWritten", Int64(output.writtenLines))
         t.append("log.linesDropped", Int64(output.droppedLines))
         persistence.appendStats(to: &t)
+        appendGpsdServerCounters(&t)
         d.counters = t
     }
 }

@@ -3,6 +3,7 @@ import CLinux
 import Configuration
 import Console
 import Controls
+import GpsdServer
 import Hardware
 import Heading
 import NMEA
@@ -56,6 +57,11 @@ public final class Device {
     /// The PPS line or kernel PPS device and its pairing with whole-second fixes.
     var ppsInput: PPSInput
     let console: DeviceConsole?
+    /// The gpsd-compatible server (`[server]`), nil when off (Outputs/DeviceGpsdServer.swift).
+    let gpsdServer: GpsdServer?
+    /// chrony's refclock socket (`[time] chrony_socket`), nil when none.
+    let chrony: ChronySocket?
+    var lastIMUSampleForServer: IMUSample?
     /// The state file: store, dirty flag, write intervals.
     var persistence: Persistence
     let notifier: SystemdNotifier
@@ -116,6 +122,8 @@ public final class Device {
         gpsDescription = setup.gpsDescription
         board = BoardTwin(setup.simulation)
         gpio = setup.gpio
+        gpsdServer = setup.gpsdServer
+        chrony = c.time.chronySocketPath.map { ChronySocket(path: $0) }
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor
@@ -199,9 +207,10 @@ public final class Device {
                                     startCommand: c.console.startCommand, name: path)
         }
         gpsLink = GPSLink(c.gps, epochs: epochs, output: output, console: console, nowNanoseconds: now)
+        gpsLink.receiverBytesServer = setup.gpsdServer
         loadConsolePassword(c.console.passwordFile)
 
-        startupReport = persistence.reportLines
+        startupReport = persistence.reportLines + setup.gpsdServerReport
         probeIMU(now: now)
         buildReport(now: now)
         prepareConsoleState()

@@ -53,6 +53,8 @@ public struct DeviceReadiness: OptionSet, Sendable {
     public static let console = DeviceReadiness(rawValue: 128)
     /// The console's output can take bytes.
     public static let consoleOutput = DeviceReadiness(rawValue: 256)
+    /// A client of the gpsd-protocol server (or a connection) is ready.
+    public static let gpsdServer = DeviceReadiness(rawValue: 512)
     public static let all = DeviceReadiness(rawValue: 0xFFFF)
 }
 

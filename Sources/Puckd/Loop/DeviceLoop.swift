@@ -109,12 +109,13 @@ extension Device {
         poll.set(slots[7], descriptor: console.flatMap { $0.session.pendingOutputCount > 0 && !$0.outputClosed
                                                              ? FileDescriptor(rawValue: $0.transport.outputDescriptor) : nil },
                  events: .writable)
+        poll.set(slots[8], descriptor: gpsdServer?.pollDescriptor, events: .readable)
         let readiness = scheduler.wait()
-        let flags: [8 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
-                                             .consoleOutput]
+        let flags: [9 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
+                                             .consoleOutput, .gpsdServer]
         var ready: DeviceReadiness = []
         var i = 0
-        while i < 8 {
+        while i < 9 {
             if readiness.isReady(slots[i]) { ready.insert(flags[i]) }
             i += 1
         }
@@ -137,6 +138,7 @@ extension Device {
         if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
+        if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
         if let console, ready.contains(.console) || console.hasBufferedInput
             || now >= console.transport.inputPollRequest.deadlineNanoseconds {
             serviceConsole(nowNanoseconds: now)

@@ -1,4 +1,5 @@
 import Configuration
+import GpsdServer
 import Hardware
 import Simulation
 import SystemCalls
@@ -32,6 +33,9 @@ public struct DeviceSetup {
     public var notifier = SystemdNotifier(socketPath: nil)
     /// Stop by itself at this monotonic time (tests, benchmarks); nil: run until a signal.
     public var stopAtNanoseconds: Int64?
+    /// The gpsd-compatible server `puckd run` opened (`Device.openGpsdServer`), and its report lines.
+    public var gpsdServer: GpsdServer?
+    public var gpsdServerReport: [String] = []
     /// Print the start-up report.
     public var printsReport = true
 

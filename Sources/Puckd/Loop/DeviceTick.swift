@@ -14,6 +14,8 @@ extension Device {
     func tick(nowNanoseconds now: Int64) {
         core.tick(atNanoseconds: now)
         drainCoreEvents()
+        publishTickToGpsdServer(nowNanoseconds: now)
+        publishTickToGpsdServer(nowNanoseconds: now)
         updateFaults(nowNanoseconds: now)
         if controls.leds != nil {
             controls.showLEDs(indicatorState(nowNanoseconds: now), gpio: gpio, nowNanoseconds: now, output: output)
@@ -52,6 +54,7 @@ extension Device {
     func drainCoreEvents() {
         while let timed = core.popEvent() {
             console?.state.events.record(timed)
+            gpsdServer?.publish(event: timed)
             switch timed.event {
             case .didChangeTrackingMode(let mode, _):
                 controls.modeChangedAtNanoseconds = timed.timeNanoseconds

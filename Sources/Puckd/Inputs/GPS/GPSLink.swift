@@ -1,4 +1,5 @@
 import Console
+import GpsdServer
 import Configuration
 import Hardware
 import NMEA
@@ -26,6 +27,8 @@ struct PendingFixes {
 /// from there). Everything is allocated at start-up.
 final class GPSLink {
     var pipeline: NMEAPipeline
+    /// The gpsd server whose `nmea`/`raw` watchers get the receiver's bytes unchanged, as read (set by the router).
+    var receiverBytesServer: GpsdServer?
     var baudSearch: BaudRateSearch?
     /// Configuring the receiver: the configurator, the UBX reader, what the log said.
     let receiverLink: DeviceReceiverLink
@@ -117,6 +120,7 @@ final class GPSLink {
     func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64, onFix: (borrowing Fix) -> Void) {
         var pending = PendingFixes()
         observeReceiverBytes(bytes, nowNanoseconds: now)
+        receiverBytesServer?.publish(receiverBytes: bytes)
         pipeline.feed(bytes, nowNanoseconds: now, onSentence: { s, c in observeReceiverSentence(s, c, nowNanoseconds: now) }) { fix in
             pending.append(fix)
         }

@@ -6,6 +6,7 @@ extension Device {
     func serviceIMU(nowNanoseconds now: Int64) {
         board.imuWillBeRead(atNanoseconds: now)
         guard let reading = imuLink.service(nowNanoseconds: now, output: output) else { return }
+        lastIMUSampleForServer = reading.sample
         if heading.update(reading.sample) { routerCounters.headingsPublished &+= 1 }
         // Every fused sample goes to the core once a heading exists, not only the published ones
         // (`headingFilter`, 1°): the core applies the 1° filter itself to the camera and its events

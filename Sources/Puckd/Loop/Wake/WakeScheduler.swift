@@ -13,7 +13,7 @@ struct WakeScheduler {
     private(set) var tickPeriodNanoseconds: Int64
     private(set) var nextTickNanoseconds: Int64
     let pollSet = PollSet()
-    /// The router's fixed slots: signals, the timer, the GPS source, two buttons, PPS, console in and out.
+    /// The router's fixed slots: signals, the timer, the GPS source, two buttons, PPS, console in and out, the gpsd server.
     let routerSlots: PollSlots
 
     /// Wake-ups of the loop (returns from poll, or steps in tests), timer wake-ups measured for latency.
@@ -31,7 +31,7 @@ struct WakeScheduler {
         tickPeriodNanoseconds = period
         nextTickNanoseconds = now + period
         coalesceNanoseconds = imuPeriodNanoseconds.map { min($0, period) / 2 } ?? 0
-        routerSlots = pollSet.reserve(8)
+        routerSlots = pollSet.reserve(9)
     }
 
     /// Closes the timerfd (shutdown of the device).

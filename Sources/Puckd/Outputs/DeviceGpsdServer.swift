@@ -1,0 +1,116 @@
+import Configuration
+import Console
+import GpsdProtocol
+import GpsdServer
+import IMU
+import NMEA
+import SystemCalls
+
+/// The gpsd-compatible server as a part of the loop (docs/gpsd-protocol.md): opened by `puckd run`
+/// from `[server]`, polled through its one epoll descriptor, fed from the loop's own values (the
+/// receiver's bytes, each fix with the sky view and the attitude, the puck and camera after each tick,
+/// the core's events). This file is the whole of its wiring; the server itself is module GpsdServer.
+extension Device {
+    /// Opens the server `[server]` asks for; nil when it is off. `lines` are for the start-up report:
+    /// what listens where, and each listener that could not be opened (the rest still serve).
+    /// `devicePath` is the receiver as `DEVICE` names it (default `[gps] source`).
+    public static func openGpsdServer(_ c: PuckdConfiguration, devicePath: String? = nil) -> (server: GpsdServer?, lines: [String]) {
+        var opened = openServer(c, devicePath: devicePath)
+        if let path = c.time.chronySocketPath {
+            opened.lines.append("time: chrony refclock SOCK " + path + ": each fix's UTC as a coarse sample (no PPS pairing yet)")
+        }
+        return opened
+    }
+
+    static func openServer(_ c: PuckdConfiguration, devicePath: String?) -> (server: GpsdServer?, lines: [String]) {
+        guard c.server.enabled else { return (nil, ["server: off ([server] enabled = false)"]) }
+        var settings = GpsdServerConfiguration()
+        settings.listen = c.server.listenAddresses
+        settings.socketPath = c.server.socketPath
+        settings.maxClients = c.server.maxClients
+        settings.release = PuckdVersion.release
+        var path = GpsdShortText()
+        for b in (devicePath ?? (c.gps.source.isEmpty ? "puckd" : c.gps.source)).utf8 { path.append(b) }
+        var bps: Int?
+        if case .fixed(let rate) = c.gps.baud, c.gps.source.hasPrefix("/dev/") { bps = rate }
+        let device = GpsdDeviceInfo(path: path, bitsPerSecond: bps, cycleSeconds: 1)
+        do throws(Errno) {
+            let server = try GpsdServer(configuration: settings, device: device)
+            var lines: [String] = []
+            let where_ = server.listeners.map { l in
+                if case .unix(let p) = l.address { return p }
+                var text = l.address.description
+                if let port = l.port, text.hasSuffix(":0") { text = String(text.dropLast(2)) + ":" + String(port) }
+                return text
+            }
+            if !where_.isEmpty {
+                let exposed = server.listeners.contains { !$0.address.isLocalOnly }
+                lines.append("server: gpsd protocol 3.14 on " + where_.joined(separator: ", ") + ", "
+                             + String(settings.maxClients) + " client slots of "
+                             + String(settings.clientBufferBytes / 1024) + " KiB"
+                             + (exposed ? "; a non-loopback address: any host that reaches it reads the position" : ""))
+            }
+            for p in server.problems {
+                lines.append("server: cannot listen on " + p + " (another gpsd or puckd there? change [server] listen or socket)")
+            }
+            return (server, lines)
+        } catch {
+            return (nil, ["server: not started: " + error.description])
+        }
+    }
+
+    /// After each dated 2D/3D fix: a coarse sample for chrony, the fix's UTC against the system clock
+    /// now (the receiver's output delay is in it, as in gpsd's SHM(0); chrony's `offset` corrects it).
+    func publishToChrony(fix: borrowing Fix, nowNanoseconds now: Int64) {
+        guard let chrony, fix.mode != .noFix, let utc = fix.utcNanoseconds else { return }
+        let system = Int64(truncatingIfNeeded: SystemClock.realtimeNanoseconds())
+        chrony.send(ChronySample(fixUTCNanoseconds: utc, receivedSystemNanoseconds: system, leap: 0), nowNanoseconds: now)
+    }
+
+    /// After each wake-up's poll said the server's descriptor is readable.
+    func serviceGpsdServer(nowNanoseconds now: Int64) {
+        gpsdServer?.service(nowNanoseconds: now)
+    }
+
+    /// After each fix: TPV, GST, SKY (a new view), and ATT from the fused IMU.
+    func publishToGpsdServer(fix: borrowing Fix, nowNanoseconds now: Int64) {
+        guard let server = gpsdServer else { return }
+        let skyViews = gpsLink.pipeline.assembler.counters.skyViews
+        let sky: SkyView? = skyViews != server.publishedSkyViews ? gpsLink.pipeline.assembler.skyView : nil
+        server.publishedSkyViews = skyViews
+        if server.device.activatedUTCNanoseconds == nil { server.device.activatedUTCNanoseconds = fix.utcNanoseconds }
+        server.device.seenPackets = true
+        server.publish(fix: fix, sky: sky, nowNanoseconds: now)
+        if heading.published != nil {
+            server.publish(attitude: heading.current, sample: lastIMUSampleForServer, utcNanoseconds: fix.utcNanoseconds)
+        }
+    }
+
+    /// After each tick: PUCK and CAMERA to the clients that watch them.
+    func publishTickToGpsdServer(nowNanoseconds now: Int64) {
+        gpsdServer?.publish(puck: core.puck, camera: core.camera, nowNanoseconds: now)
+    }
+
+    /// The server's rows of `stats`.
+    func appendGpsdServerCounters(_ t: inout ConsoleCounterTable) {
+        if let server = gpsdServer { appendServerRows(server, &t) }
+        if let chrony {
+            t.append("time.chronySamples", Int64(truncatingIfNeeded: chrony.samplesSent))
+            t.append("time.chronySamplesLost", Int64(truncatingIfNeeded: chrony.samplesLost))
+        }
+    }
+
+    private func appendServerRows(_ server: GpsdServer, _ t: inout ConsoleCounterTable) {
+        let s = server.counters
+        t.append("server.clients", Int64(server.clientCount))
+        t.append("server.accepted", Int64(truncatingIfNeeded: s.accepted))
+        t.append("server.refused", Int64(truncatingIfNeeded: s.refused))
+        t.append("server.requests", Int64(truncatingIfNeeded: s.requests))
+        t.append("server.errors", Int64(truncatingIfNeeded: s.errors))
+        t.append("server.reportsQueued", Int64(truncatingIfNeeded: s.reportsQueued))
+        t.append("server.reportsDropped", Int64(truncatingIfNeeded: s.reportsDropped))
+        t.append("server.bytesSent", Int64(truncatingIfNeeded: s.bytesSent))
+        t.append("server.sentencesForwarded", Int64(truncatingIfNeeded: s.sentencesForwarded))
+        t.append("server.socketErrors", Int64(truncatingIfNeeded: s.socketErrors))
+    }
+}
