@@ -131,7 +131,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         let base = index * TrackRecord.byteCount
         let flags = UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: base + 2, as: UInt16.self))
         guard flags & TrackRecord.hasUTC != 0 else { return nil }
-        return CivilDate.utcDay(nanoseconds: Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: base + 16, as: Int64.self)))
+        return TrackTimeText.utcDay(nanoseconds: Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: base + 16, as: Int64.self)))
     }
 
     private func sequence(ofPending index: Int) -> UInt64 {

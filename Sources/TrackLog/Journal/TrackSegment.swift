@@ -1,3 +1,4 @@
+import NMEA
 import State
 
 /// The 32-byte header at the start of every track segment file, and the segment's file name
@@ -102,13 +103,13 @@ public struct TrackSegmentName: Sendable, Equatable, Comparable {
             }
         }
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
-        utcDay = Int32(CivilDate.days(year: year, month: month, day: day))
+        utcDay = Int32(CivilDate.daysSinceEpoch(year: Int64(year), month: Int64(month), day: Int64(day)))
         firstSequence = sequence
     }
 
     /// Writes the stem (without extension) as ASCII into `out[0 ..< stemLength]` (allocation-free).
     public func writeStem(into out: UnsafeMutableBufferPointer<CChar>, at offset: Int) {
-        let date = CivilDate(days: Int64(utcDay))
+        let date = CivilDate.fromDaysSinceEpoch(Int64(utcDay))
         var i = offset
         Self.digits(UInt64(clamping: max(0, min(9999, date.year))), 4, into: out, at: &i)
         Self.digits(UInt64(date.month), 2, into: out, at: &i)

@@ -1,54 +1,25 @@
-/// A proleptic Gregorian calendar date from days since 1970-01-01 and back (H. Hinnant's
-/// `civil_from_days` / `days_from_civil`), for segment names and ISO 8601 times. Pure, allocation-free.
-public struct CivilDate: Sendable, Equatable {
-    public var year: Int64
-    public var month: Int
-    public var day: Int
-
-    public init(days: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        day = Int(doy - (153 * mp + 2) / 5 + 1)
-        month = Int(mp < 10 ? mp + 3 : mp - 9)
-        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    }
-
-    /// Days since 1970-01-01 of a date.
-    public static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The UTC day (days since 1970) of a UTC time in nanoseconds.
-    public static func utcDay(nanoseconds: Int64) -> Int32 {
-        let day = nanoseconds >= 0 ? nanoseconds / 86_400_000_000_000 : (nanoseconds + 1) / 86_400_000_000_000 - 1
-        return Int32(clamping: day)
-    }
-}
+import NMEA
 
 /// ISO 8601 UTC times as the exports write them (`2020-03-18T13:28:26.500Z`) and as `--from`/`--to`
 /// accept them (`2020-03-18`, `2020-03-18T13:28`, `2020-03-18T13:28:26[.5][Z]`, or seconds since 1970 `@1584538106`).
 public enum TrackTimeText {
+    /// The UTC day (days since 1970-01-01, NMEA's `CivilDate` counts them) of a UTC time in nanoseconds.
+    public static func utcDay(nanoseconds: Int64) -> Int32 {
+        let day = nanoseconds >= 0 ? nanoseconds / 86_400_000_000_000 : (nanoseconds + 1) / 86_400_000_000_000 - 1
+        return Int32(clamping: day)
+    }
+
     /// Formats with millisecond precision.
     public static func iso8601(nanoseconds: Int64) -> String {
-        let day = Int64(CivilDate.utcDay(nanoseconds: nanoseconds))
-        let date = CivilDate(days: day)
+        let day = Int64(utcDay(nanoseconds: nanoseconds))
+        let date = CivilDate.fromDaysSinceEpoch(day)
         let rest = nanoseconds - day * 86_400_000_000_000
         let ms = rest / 1_000_000
         func pad(_ v: Int64, _ n: Int) -> String {
             let s = String(v)
             return String(repeating: "0", count: max(0, n - s.count)) + s
         }
-        return pad(date.year, 4) + "-" + pad(Int64(date.month), 2) + "-" + pad(Int64(date.day), 2) + "T"
+        return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2) + "T"
             + pad(ms / 3_600_000, 2) + ":" + pad(ms / 60_000 % 60, 2) + ":" + pad(ms / 1000 % 60, 2) + "."
             + pad(ms % 1000, 3) + "Z"
     }
@@ -66,7 +37,7 @@ public enum TrackTimeText {
         guard date.count == 3, date[0].count == 4, date[1].count == 2, date[2].count == 2,
               let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
-        var nanoseconds = CivilDate.days(year: year, month: month, day: day) * 86_400_000_000_000
+        var nanoseconds = CivilDate.daysSinceEpoch(year: Int64(year), month: Int64(month), day: Int64(day)) * 86_400_000_000_000
         if parts.count == 2 {
             let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
             guard (2...3).contains(clock.count), clock[0].count == 2, clock[1].count == 2,
