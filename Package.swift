@@ -79,6 +79,10 @@ let package = Package(
         // writer behind a file-system protocol (real and simulated), start-up recovery, GPX/GeoJSON export.
         .target(name: "TrackLog", dependencies: ["NMEA", "State", "SystemCalls"], swiftSettings: strict),
 
+        // The fleet uplink, pure: MQTT 3.1.1 client protocol, Traccar's OsmAnd requests and an HTTP/1.1
+        // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
+        .target(name: "Uplink", dependencies: ["Angles", "NMEA", "TrackLog"], swiftSettings: strict),
+
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
         .target(name: "Simulation", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Receiver", "Console", "Hardware", "Controls",
@@ -142,6 +146,8 @@ let package = Package(
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
