@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
+import TrackLog
+@testable import Uplink
+
+/// The uplink against a real mosquitto with `mosquitto_sub` as the consumer (docs/uplink.md §7): a
+/// recorded drive (the bundled drive through `puckd track record` into a real journal), a broker stopped
+/// and restarted, the uplink crashed and restarted from its persisted cursor, a wrong password.
+@Suite(.serialized) struct MosquittoUplinkTests {
+    /// The bundled drive's records from a journal written by `puckd track record`.
+    static func driveRecords() throws -> [TrackRecord] {
+        let state = Fixtures.temporaryDirectory(prefix: "puckd-uplink-drive")
+        defer { _ = runProcess(["rm", "-rf", state]) }
+        let result = try #require(runProcess([puckdExecutable, "track", "record", "--set", "state.directory=" + state]))
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let records = TrackJournalReader(directory: state + "/track", files: PosixTrackFiles()).records(fromSequence: 1)
+        #expect(records.count > 100 && records.enumerated().allSatisfy { $0.element.sequence == UInt64($0.offset + 1) })
+        return records
+    }
+
+    /// Steps `uplink` until `done` or `seconds` pass.
+    static func run(_ uplink: TestMQTTUplink, seconds: Double, until done: () -> Bool) {
+        let end = monotonicNanoseconds() + Int64(seconds * 1e9)
+        while !done() && monotonicNanoseconds() < end { uplink.step() }
+    }
+
+    static func consumed(_ sub: BackgroundProcess, last: UInt64) -> [UInt64] {
+        _ = sub.waitFor("{\"seq\":\(last),", seconds: 10)
+        sleepMilliseconds(300)
+        sub.stop()
+        return MosquittoBroker.sequences(sub.output)
+    }
+
+    @Test func aRecordedDriveArrivesInOrderWithoutGaps() throws {
+        let records = try Self.driveRecords()
+        let broker = try #require(MosquittoBroker(), "mosquitto, mosquitto_sub and mosquitto_passwd are needed (make test installs them)")
+        #expect(broker.start())
+        let sub = try #require(broker.subscribe())
+        let uplink = TestMQTTUplink(port: broker.port, records: records)
+        for s in 1...UInt64(records.count) {
+            uplink.append(upTo: s)
+            Self.run(uplink, seconds: 10) { uplink.forwarder.cursor == s }
+        }
+        #expect(uplink.forwarder.cursor == UInt64(records.count) && uplink.connections == 1)
+        let seen = Self.consumed(sub, last: UInt64(records.count))
+        #expect(seen == Array(1...UInt64(records.count)), "in order by seq, no gap, no duplicate")
+        #expect(sub.output.contains("puckd/puck1/status online"))
+        // Each message is the documented JSON of its journal record, byte for byte.
+        let lines = sub.output.split(separator: "\n").filter { $0.hasPrefix("puckd/puck1/position ") }
+        #expect(lines.count == records.count)
+        for (k, line) in lines.enumerated() where k < records.count {
+            let expected = "puckd/puck1/position " + text(written { PositionPayload.write(records[k], into: &$0) })
+            #expect(String(line) == expected)
+        }
+    }
+
+    @Test func aBrokerRestartLosesNothing() throws {
+        let records = try Self.driveRecords()
+        let broker = try #require(MosquittoBroker())
+        #expect(broker.start())
+        let sub = try #require(broker.subscribe())
+        let uplink = TestMQTTUplink(port: broker.port, records: records)
+        // The default test keeps the broker away for 3 s; PUCKD_LONG_TESTS=1 makes it the 30 s.
+        let outageSeconds = getenv("PUCKD_LONG_TESTS") != nil ? 30.0 : 3.0
+        let total = UInt64(records.count)
+        var appended: UInt64 = 0
+        func appendFor(_ seconds: Double, every milliseconds: Int64) {
+            let end = monotonicNanoseconds() + Int64(seconds * 1e9)
+            var next = monotonicNanoseconds()
+            while monotonicNanoseconds() < end {
+                if monotonicNanoseconds() >= next && appended < total { appended += 1; uplink.append(upTo: appended); next += milliseconds * 1_000_000 }
+                uplink.step(waitMilliseconds: 2)
+            }
+        }
+        appendFor(1.0, every: 20)                 // ~50 records live
+        let beforeOutage = uplink.forwarder.cursor
+        broker.stop()
+        appendFor(outageSeconds, every: Int64(outageSeconds * 1000) / 40)   // ~40 records into the backlog
+        #expect(uplink.forwarder.backlog >= 30, "the backlog waits in the journal: \(uplink.forwarder.backlog)")
+        #expect(uplink.attempts < 10, "backoff, no retry storm: \(uplink.attempts) attempts")
+        #expect(broker.start())
+        appendFor(2.0, every: 20)
+        while appended < total { appended += 1; uplink.append(upTo: appended) }
+        Self.run(uplink, seconds: 20) { uplink.forwarder.cursor == total }
+        #expect(uplink.forwarder.cursor == total && uplink.connections >= 2)
+        let seen = Self.consumed(sub, last: total)
+        #expect(Set(seen) == Set(1...total), "every record arrived: missing \(Set(1...total).subtracting(seen).sorted())")
+        #expect(beforeOutage > 20)
+        // Duplicates only from the messages in flight when the broker went away.
+        #expect(seen.count - Set(seen).count <= TestMQTTUplink.window, "\(seen.count - Set(seen).count) duplicates")
+    }
+
+    @Test func anUplinkRestartResumesFromItsCursorWithoutGaps() throws {
+        let records = try Self.driveRecords()
+        let broker = try #require(MosquittoBroker())
+        #expect(broker.start())
+        let sub = try #require(broker.subscribe())
+        let total = UInt64(records.count)
+        let first = TestMQTTUplink(port: broker.port, records: records)
+        for s in 1...UInt64(60) {
+            first.append(upTo: s)
+            Self.run(first, seconds: 10) { first.forwarder.cursor == s }
+        }
+        first.append(upTo: 70)   // ten more, then the crash with some of them in flight
+        first.step()
+        first.step()
+        first.crash()
+        let cursor = first.persistedCursor
+        let sentBeforeCrash = first.sentSequences.max() ?? 0
+        #expect(cursor >= 60 && cursor <= 70)
+        let second = TestMQTTUplink(port: broker.port, records: records, cursor: cursor, seed: 2)
+        second.append(upTo: total)
+        Self.run(second, seconds: 20) { second.forwarder.cursor == total }
+        #expect(second.forwarder.cursor == total)
+        let seen = Self.consumed(sub, last: total)
+        #expect(Set(seen) == Set(1...total), "missing \(Set(1...total).subtracting(seen).sorted())")
+        var counts: [UInt64: Int] = [:]
+        for s in seen { counts[s, default: 0] += 1 }
+        let duplicated = counts.filter { $0.value > 1 }.keys
+        #expect(duplicated.allSatisfy { $0 > cursor && $0 <= sentBeforeCrash }, "duplicates only across the crash: \(duplicated.sorted())")
+    }
+
+    @Test func aWrongPasswordIsOneClearRefusalAndBackoffNotAStorm() throws {
+        let broker = try #require(MosquittoBroker())
+        #expect(broker.start())
+        let uplink = TestMQTTUplink(port: broker.port, records: [sampleRecord(sequence: 1)], password: "wrong")
+        uplink.append(upTo: 1)
+        Self.run(uplink, seconds: 6) { false }
+        // Backoff 1 s doubling with equal jitter: attempts at 0, 0.5–1, 1.5–3, 3.5–7 s.
+        #expect(uplink.attempts >= 2 && uplink.attempts <= 4, "\(uplink.attempts) attempts in 6 s")
+        #expect(uplink.refusals.count == uplink.attempts)
+        let refusal = try #require(uplink.refusals.first)
+        #expect(refusal == .notAuthorized || refusal == .badUsernameOrPassword, "\(refusal)")
+        #expect(refusal.message.description.contains("mqtt_password_file") || refusal.message.description.contains("ACL"))
+        #expect(uplink.forwarder.cursor == 0 && uplink.connections == 0)
+    }
+}
