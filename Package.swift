@@ -82,6 +82,8 @@ let package = Package(
         // The fleet uplink, pure: MQTT 3.1.1 client protocol, Traccar's OsmAnd requests and an HTTP/1.1
         // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
         .target(name: "Uplink", dependencies: ["Angles", "NMEA", "TrackLog"], swiftSettings: strict),
+        // The uplink's edge: a non-blocking TCP client (SystemCalls' sockets) driving the pure Uplink types.
+        .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog"], swiftSettings: strict),
 
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
@@ -146,7 +148,7 @@ let package = Package(
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
+        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],

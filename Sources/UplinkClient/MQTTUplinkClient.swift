@@ -1,0 +1,275 @@
+import SystemCalls
+import TrackLog
+import Uplink
+
+/// One MQTT uplink on the device: a non-blocking TCP connection to the broker driven from the poll loop
+/// (no thread), the pure `MQTTSession` and `UplinkForwarder` over it, reconnects with seeded backoff.
+/// Buffers are allocated in `init`; `service`, `appended` and the poll/deadline queries allocate nothing.
+public final class MQTTUplinkClient {
+    /// Where the connection is.
+    public enum Phase: Equatable, Sendable { case waiting, connecting, open }
+
+    /// What one `service` call changed, for the router.
+    public struct Events: Equatable, Sendable {
+        /// The cursor moved: persist it (the cursor store).
+        public var cursorMoved = false
+        /// `fault` changed: say it once (log, console, LED).
+        public var faultChanged = false
+        public var connected = false
+        public init() {}
+    }
+
+    public let settings: MQTTUplinkSettings
+    public private(set) var phase = Phase.waiting
+    public private(set) var session: MQTTSession
+    public private(set) var forwarder: UplinkForwarder
+    public private(set) var backoff: ReconnectBackoff
+    public private(set) var fault: UplinkFault?
+    public private(set) var descriptor: FileDescriptor?
+    public private(set) var connections: UInt64 = 0
+    public private(set) var attempts: UInt64 = 0
+    public private(set) var messagesSent: UInt64 = 0
+    public private(set) var lastAcknowledgedNanoseconds: Int64?
+    private var retryAtNanoseconds: Int64 = 0
+    private var connectStartedNanoseconds: Int64 = 0
+    private var lastNowNanoseconds: Int64 = 0
+    private let output: UnsafeMutableRawBufferPointer
+    private var outputStart = 0, outputEnd = 0
+    private let input: UnsafeMutableRawBufferPointer
+    private let payload: UnsafeMutableRawBufferPointer
+    private static let outputCapacity = 8192
+    private static let largestPacket = 512
+
+    /// `cursor`: the persisted one (0 for a new uplink); `seed` for the backoff's jitter.
+    public init(settings: MQTTUplinkSettings, cursor: UInt64, seed: UInt64) {
+        self.settings = settings
+        session = MQTTSession(keepAliveSeconds: settings.keepAliveSeconds, responseTimeoutSeconds: settings.responseTimeoutSeconds)
+        forwarder = UplinkForwarder(cursor: cursor, window: min(settings.window, MQTTSession.inFlightCapacity),
+                                    backlogLimitRecords: settings.backlogLimitRecords,
+                                    backlogMessagesPerSecond: settings.backlogMessagesPerSecond)
+        backoff = ReconnectBackoff(seed: seed, baseSeconds: settings.backoffBaseSeconds, maximumSeconds: settings.backoffMaximumSeconds)
+        output = .allocate(byteCount: Self.outputCapacity, alignment: 8)
+        input = .allocate(byteCount: 4096, alignment: 8)
+        payload = .allocate(byteCount: PositionPayload.maximumByteCount, alignment: 8)
+    }
+
+    deinit {
+        close()
+        output.deallocate()
+        input.deallocate()
+        payload.deallocate()
+    }
+
+    /// The journal's newest durable record (the router's input after each flush).
+    public func appended(newest sequence: UInt64) { forwarder.appended(newest: sequence) }
+
+    /// What to wait for in poll(): connecting → writable; open → readable, and writable with output pending.
+    public var pollEvents: PollEvents {
+        switch phase {
+        case .waiting: return []
+        case .connecting: return .writable
+        case .open: return outputEnd > outputStart ? [.readable, .writable] : .readable
+        }
+    }
+
+    /// When `service` must run even without readiness.
+    public var deadlineNanoseconds: Int64? {
+        switch phase {
+        case .waiting: return retryAtNanoseconds
+        case .connecting: return connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000
+        case .open:
+            let a = session.deadlineNanoseconds, b = forwarder.deadlineNanoseconds(nowNanoseconds: lastNowNanoseconds)
+            if let a, let b { return min(a, b) }
+            return a ?? b
+        }
+    }
+
+    /// One wake-up: connect when due, finish a connect, read, publish from `source`, keep-alive, flush.
+    public func service<Source: UplinkRecordSource>(nowNanoseconds now: Int64, readable: Bool, writable: Bool,
+                                                    source: inout Source) -> Events {
+        lastNowNanoseconds = now
+        var events = Events()
+        switch phase {
+        case .waiting:
+            if now >= retryAtNanoseconds { startConnecting(now, &events) }
+        case .connecting:
+            if readable || writable, let fd = descriptor {
+                if let error = fd.pendingSocketError() { fail(.connectFailed(error), now, &events) } else { opened(now) }
+            } else if now >= connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000 {
+                fail(.connectTimedOut, now, &events)
+            }
+        case .open:
+            break
+        }
+        guard phase == .open else { return events }
+        if readable { read(now, &events) }
+        guard phase == .open else { return events }
+        let timers = session.service(nowNanoseconds: now, into: &outputWriterRef)
+        commitOutput()
+        if timers.mustClose {
+            fail(timers.keepAliveTimedOut ? .brokerSilent : .connectTimedOut, now, &events)
+            return events
+        }
+        publish(now, &source)
+        flush(now, &events)
+        return events
+    }
+
+    /// A clean stop: retained `offline`, DISCONNECT, close (shutdown).
+    public func shutdown(nowNanoseconds now: Int64) {
+        if phase == .open && session.phase == .connected {
+            settings.statusTopic.withUnsafeBytes { t in
+                let offline: StaticString = "offline"
+                session.publishRetained(topic: t, payload: UnsafeRawBufferPointer(start: offline.utf8Start, count: offline.utf8CodeUnitCount),
+                                        nowNanoseconds: now, into: &outputWriterRef)
+            }
+            commitOutput()
+            session.disconnect(into: &outputWriterRef)
+            commitOutput()
+            var events = Events()
+            flush(now, &events)
+        }
+        close()
+        phase = .waiting
+    }
+
+    // MARK: the connection
+
+    private func startConnecting(_ now: Int64, _ events: inout Events) {
+        attempts += 1
+        do throws(Errno) {
+            let (fd, progress) = try FileDescriptor.connectingStream(to: settings.address)
+            descriptor = fd
+            connectStartedNanoseconds = now
+            phase = .connecting
+            if progress == .connected { opened(now) }
+        } catch {
+            fail(.connectFailed(error), now, &events)
+        }
+    }
+
+    private func opened(_ now: Int64) {
+        phase = .open
+        outputStart = 0
+        outputEnd = 0
+        settings.clientIdentifier.withUnsafeBytes { id in
+            settings.statusTopic.withUnsafeBytes { will in
+                let offline: StaticString = "offline"
+                let message = UnsafeRawBufferPointer(start: offline.utf8Start, count: offline.utf8CodeUnitCount)
+                withCredentials { user, password in
+                    session.opened(.init(clientIdentifier: id, username: user, password: password, willTopic: will, willMessage: message,
+                                         willRetained: true, keepAliveSeconds: UInt16(clamping: settings.keepAliveSeconds)),
+                                   nowNanoseconds: now, into: &outputWriterRef)
+                }
+            }
+        }
+        commitOutput()
+    }
+
+    private func withCredentials(_ body: (UnsafeRawBufferPointer?, UnsafeRawBufferPointer?) -> Void) {
+        guard let user = settings.username else { body(nil, nil); return }
+        user.withUnsafeBytes { u in
+            if let password = settings.password { password.withUnsafeBytes { p in body(u, p) } } else { body(u, nil) }
+        }
+    }
+
+    private func read(_ now: Int64, _ events: inout Events) {
+        guard let fd = descriptor else { return }
+        var reads = 0
+        while reads < 8 && phase == .open {
+            reads += 1
+            switch fd.receiveNonBlocking(into: input) {
+            case .success(.wouldBlock): return
+            case .success(.processed(0)): fail(.connectionLost(nil), now, &events); return
+            case .success(.processed(let n)):
+                var moved = false
+                let result = session.receive(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[0..<n]), nowNanoseconds: now) { s in
+                    if forwarder.acknowledged(s) { moved = true }
+                }
+                if moved { events.cursorMoved = true; lastAcknowledgedNanoseconds = now }
+                if result.becameConnected {
+                    connections += 1
+                    backoff.succeeded()
+                    events.connected = true
+                    if fault != nil { fault = nil; events.faultChanged = true }
+                    settings.statusTopic.withUnsafeBytes { t in
+                        let online: StaticString = "online"
+                        session.publishRetained(topic: t, payload: UnsafeRawBufferPointer(start: online.utf8Start, count: online.utf8CodeUnitCount),
+                                                nowNanoseconds: now, into: &outputWriterRef)
+                    }
+                    commitOutput()
+                }
+                if result.mustClose {
+                    if let refusal = result.refusal { fail(.refused(refusal), now, &events) }
+                    else if let violation = result.violation { fail(.protocolViolation(violation), now, &events) }
+                    else { fail(.connectionLost(nil), now, &events) }
+                    return
+                }
+            case .failure(let error):
+                fail(.connectionLost(error), now, &events)
+                return
+            }
+        }
+    }
+
+    private func publish<Source: UplinkRecordSource>(_ now: Int64, _ source: inout Source) {
+        while session.hasInFlightRoom && Self.outputCapacity - outputEnd >= Self.largestPacket,
+              let candidate = forwarder.next(nowNanoseconds: now) {
+            guard let record = source.record(sequence: candidate.sequence) else { forwarder.skipped(candidate); continue }
+            var body = UplinkByteWriter(payload)
+            PositionPayload.write(record, into: &body)
+            let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(payload)[0..<body.count])
+            let ok = settings.positionTopic.withUnsafeBytes { t in
+                session.publish(sequence: candidate.sequence, topic: t, payload: bytes, nowNanoseconds: now, into: &outputWriterRef)
+            }
+            commitOutput()
+            guard ok else { return }
+            forwarder.sent(candidate, nowNanoseconds: now)
+            messagesSent += 1
+        }
+    }
+
+    private func flush(_ now: Int64, _ events: inout Events) {
+        guard let fd = descriptor else { return }
+        while outputEnd > outputStart {
+            switch fd.sendNonBlocking(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[outputStart..<outputEnd])) {
+            case .success(.wouldBlock): return
+            case .success(.processed(let n)): outputStart += n
+            case .failure(let error): fail(.connectionLost(error), now, &events); return
+            }
+        }
+        outputStart = 0
+        outputEnd = 0
+    }
+
+    private func fail(_ reason: UplinkFault, _ now: Int64, _ events: inout Events) {
+        close()
+        session.closed()
+        forwarder.connectionLost()
+        phase = .waiting
+        retryAtNanoseconds = now + backoff.failed()
+        if fault != reason { fault = reason; events.faultChanged = true }
+    }
+
+    private func close() {
+        if let fd = descriptor { try? fd.close() }
+        descriptor = nil
+    }
+
+    // MARK: the output buffer
+
+    /// A writer over the free tail of the output buffer; `commitOutput` keeps what was written.
+    private var pendingWriter: UplinkByteWriter?
+    private var outputWriterRef: UplinkByteWriter {
+        get {
+            if outputStart == outputEnd { outputStart = 0; outputEnd = 0 }
+            return UplinkByteWriter(UnsafeMutableRawBufferPointer(rebasing: output[outputEnd...]))
+        }
+        set { pendingWriter = newValue }
+    }
+
+    private func commitOutput() {
+        if let w = pendingWriter, !w.overflowed { outputEnd += w.count }
+        pendingWriter = nil
+    }
+}
