@@ -3,11 +3,12 @@ SWIFT        ?= swift
 # Debian packages: build (C libraries), tests (gpsd to test the gpsd source, python3 for the scorer,
 # xz to unpack fixtures, debian-archive-keyring for fetching the other libgpiod API, the aarch64 cross
 # compiler for scripts/check-aarch64, cc for the static binary's NSS test, xmllint to validate the track
-# log's GPX against the GPX 1.1 schema) and benchmarks (gpsd-clients
+# log's GPX against the GPX 1.1 schema, mosquitto + mosquitto-clients and nginx-light for the uplink's
+# tests against a real broker and web server) and benchmarks (gpsd-clients
 # for gpsdecode, pip for pynmea2, time for RSS).
 BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-gps debian-archive-keyring gcc libc6-dev libxml2-utils \
-                gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+                gcc-aarch64-linux-gnu libc6-dev-arm64-cross mosquitto mosquitto-clients nginx-light
 BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind
 # The Debian package (make deb, and make test, which installs it): debhelper and dpkg-dev build it,
 # lintian checks it (man-db for its manual page checks), systemd's systemd-analyze verifies the unit.

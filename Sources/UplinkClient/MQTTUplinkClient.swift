@@ -94,7 +94,7 @@ public final class MQTTUplinkClient {
             if now >= retryAtNanoseconds { startConnecting(now, &events) }
         case .connecting:
             if readable || writable, let fd = descriptor {
-                if let error = fd.pendingSocketError() { fail(.connectFailed(error), now, &events) } else { opened(now) }
+                if let error = Socket.pendingError(fd) { fail(.connectFailed(error), now, &events) } else { opened(now) }
             } else if now >= connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000 {
                 fail(.connectTimedOut, now, &events)
             }
@@ -137,14 +137,16 @@ public final class MQTTUplinkClient {
 
     private func startConnecting(_ now: Int64, _ events: inout Events) {
         attempts += 1
-        do throws(Errno) {
-            let (fd, progress) = try FileDescriptor.connectingStream(to: settings.address)
-            descriptor = fd
-            connectStartedNanoseconds = now
-            phase = .connecting
-            if progress == .connected { opened(now) }
-        } catch {
-            fail(.connectFailed(error), now, &events)
+        let fd: FileDescriptor
+        do throws(Errno) { fd = try Socket.open(settings.address) } catch { fail(.connectFailed(error), now, &events); return }
+        Socket.setNoDelay(fd)
+        descriptor = fd
+        connectStartedNanoseconds = now
+        switch Socket.connectStream(fd, to: settings.address) {
+        case .processed: opened(now)
+        case .wouldBlock: phase = .connecting
+        case .closed: fail(.connectFailed(.connectionRefused), now, &events)
+        case .failed(let error): fail(.connectFailed(error), now, &events)
         }
     }
 
@@ -178,10 +180,10 @@ public final class MQTTUplinkClient {
         var reads = 0
         while reads < 8 && phase == .open {
             reads += 1
-            switch fd.receiveNonBlocking(into: input) {
-            case .success(.wouldBlock): return
-            case .success(.processed(0)): fail(.connectionLost(nil), now, &events); return
-            case .success(.processed(let n)):
+            switch Socket.receive(fd, into: input) {
+            case .wouldBlock: return
+            case .closed, .processed(0): fail(.connectionLost(nil), now, &events); return
+            case .processed(let n):
                 var moved = false
                 let result = session.receive(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[0..<n]), nowNanoseconds: now) { s in
                     if forwarder.acknowledged(s) { moved = true }
@@ -205,7 +207,7 @@ public final class MQTTUplinkClient {
                     else { fail(.connectionLost(nil), now, &events) }
                     return
                 }
-            case .failure(let error):
+            case .failed(let error):
                 fail(.connectionLost(error), now, &events)
                 return
             }
@@ -232,10 +234,11 @@ public final class MQTTUplinkClient {
     private func flush(_ now: Int64, _ events: inout Events) {
         guard let fd = descriptor else { return }
         while outputEnd > outputStart {
-            switch fd.sendNonBlocking(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[outputStart..<outputEnd])) {
-            case .success(.wouldBlock): return
-            case .success(.processed(let n)): outputStart += n
-            case .failure(let error): fail(.connectionLost(error), now, &events); return
+            switch Socket.send(fd, UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[outputStart..<outputEnd])) {
+            case .wouldBlock: return
+            case .processed(let n): outputStart += n
+            case .closed: fail(.connectionLost(nil), now, &events); return
+            case .failed(let error): fail(.connectionLost(error), now, &events); return
             }
         }
         outputStart = 0
@@ -252,7 +255,7 @@ public final class MQTTUplinkClient {
     }
 
     private func close() {
-        if let fd = descriptor { try? fd.close() }
+        if let fd = descriptor { Socket.close(fd) }
         descriptor = nil
     }
 

@@ -18,7 +18,7 @@ final class MQTTClientHarness {
     var faultsSaid: [UplinkFault?] = []
 
     init(port: UInt16, records: [TrackRecord], cursor: UInt64 = 0, password: String = "secret", seed: UInt64 = 1) {
-        let settings = MQTTUplinkSettings(address: SocketAddress(ipv4: (127, 0, 0, 1), port: port), deviceIdentifier: "puck1",
+        let settings = MQTTUplinkSettings(address: SocketAddress.ipv4(address: (127, 0, 0, 1), port: port), deviceIdentifier: "puck1",
                                           username: "fleet", password: password, keepAliveSeconds: 5, responseTimeoutSeconds: 3,
                                           connectTimeoutSeconds: 3, window: Self.window, backlogMessagesPerSecond: 200,
                                           backoffBaseSeconds: 1, backoffMaximumSeconds: 4)

@@ -158,7 +158,7 @@ struct RepeatingRecordSource: UplinkRecordSource {
     @Test func publishingIntoARealBrokerAllocatesNothingPerMessage() throws {
         let broker = try #require(MosquittoBroker())
         #expect(broker.start())
-        let settings = MQTTUplinkSettings(address: SocketAddress(ipv4: (127, 0, 0, 1), port: broker.port), deviceIdentifier: "puck1",
+        let settings = MQTTUplinkSettings(address: SocketAddress.ipv4(address: (127, 0, 0, 1), port: broker.port), deviceIdentifier: "puck1",
                                           username: "fleet", password: "secret", keepAliveSeconds: 5, window: 16)
         let client = MQTTUplinkClient(settings: settings, cursor: 0, seed: 3)
         var source = RepeatingRecordSource()

@@ -47,6 +47,14 @@ import TrackLog
         var accessLog: [String] {
             (runProcess(["cat", directory + "/access.log"])?.output ?? "").split(separator: "\n").map(String.init)
         }
+
+        /// The access log once it has `count` lines (nginx writes a line after sending the response).
+        func accessLog(waitingFor count: Int) -> [String] {
+            let end = monotonicNanoseconds() + 3_000_000_000
+            var log = accessLog
+            while log.count < count && monotonicNanoseconds() < end { sleepMilliseconds(20); log = accessLog }
+            return log
+        }
     }
 
     static func run(_ uplink: TestOsmAndUplink, seconds: Double, until done: () -> Bool) {
@@ -62,7 +70,7 @@ import TrackLog
         uplink.append(records.count)
         Self.run(uplink, seconds: 30) { uplink.forwarder.cursor == UInt64(records.count) }
         #expect(uplink.forwarder.cursor == UInt64(records.count) && uplink.attempts == 1, "one keep-alive connection")
-        let log = nginx.accessLog
+        let log = nginx.accessLog(waitingFor: records.count)
         #expect(log.count == records.count)
         if form == .query {
             // Newest first (live), then the backlog oldest first: the server orders by `seq`/`timestamp`.
@@ -84,7 +92,8 @@ import TrackLog
         #expect(!uplink.refusedStatuses.isEmpty && uplink.refusedStatuses.allSatisfy { $0 == 500 })
         // Backoff 1 s doubling with equal jitter: requests at 0, 0.5–1, 1.5–3, 3.5–7 s.
         #expect(uplink.requests >= 2 && uplink.requests <= 4, "\(uplink.requests) requests in 6 s")
-        #expect(nginx.accessLog.count == uplink.requests && nginx.accessLog.allSatisfy { $0.hasPrefix("500 GET /?id=puck1&") })
+        let log = nginx.accessLog(waitingFor: uplink.requests)
+        #expect(log.count == uplink.requests && log.allSatisfy { $0.hasPrefix("500 GET /?id=puck1&") })
     }
 
     @Test func aServerThatNeverAnswersTimesOut() throws {
