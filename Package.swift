@@ -83,7 +83,7 @@ let package = Package(
         // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
         .target(name: "Uplink", dependencies: ["Angles", "NMEA", "TrackLog"], swiftSettings: strict),
         // The uplink's edge: a non-blocking TCP client (SystemCalls' sockets) driving the pure Uplink types.
-        .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog"], swiftSettings: strict),
+        .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog", "State"], swiftSettings: strict),
 
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.

@@ -77,13 +77,7 @@ public enum OsmAndRequest {
         out.text("{\"device_id\":\"")
         out.bytes(id)
         out.text("\",\"location\":{\"timestamp\":")
-        if let utc = r.utcNanoseconds {
-            out.byte(0x22)
-            ISO8601Text.write(utcNanoseconds: utc, millisecondDigits: true, into: &out)
-            out.byte(0x22)
-        } else {
-            out.text("null")
-        }
+        PositionPayload.time(r.utcNanoseconds, &out)
         out.text(",\"coords\":{\"latitude\":")
         out.fixed(r.latitudeDegrees, fractionDigits: 7)
         out.text(",\"longitude\":")

@@ -13,13 +13,7 @@ public enum PositionPayload {
         out.text("{\"seq\":")
         out.decimal(unsigned: record.sequence)
         out.text(",\"time\":")
-        if let utc = record.utcNanoseconds {
-            out.byte(0x22)
-            ISO8601Text.write(utcNanoseconds: utc, millisecondDigits: true, into: &out)
-            out.byte(0x22)
-        } else {
-            out.text("null")
-        }
+        time(record.utcNanoseconds, &out)
         out.text(",\"lat\":")
         out.fixed(record.latitudeDegrees, fractionDigits: 7)
         out.text(",\"lon\":")
@@ -43,6 +37,14 @@ public enum PositionPayload {
         out.text(",\"sats\":")
         if let sats = record.satellitesUsed { out.decimal(Int64(sats)) } else { out.text("null") }
         out.byte(0x7D)
+    }
+
+    /// A JSON string of the ISO 8601 UTC time, or `null`.
+    static func time(_ utc: Int64?, _ out: inout UplinkByteWriter) {
+        guard let utc else { out.text("null"); return }
+        out.byte(0x22)
+        ISO8601Text.write(utcNanoseconds: utc, millisecondDigits: true, into: &out)
+        out.byte(0x22)
     }
 
     static func optional(_ value: Double?, _ digits: Int, _ out: inout UplinkByteWriter) {

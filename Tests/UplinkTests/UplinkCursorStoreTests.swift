@@ -1,0 +1,69 @@
+import Testing
+import TestSupport
+@testable import UplinkClient
+import TrackLog
+
+/// The cursor file (docs/uplink.md §5): round trip, rate of writes, damage detected, no temporary left,
+/// a save allocates nothing.
+@Suite(.serialized) struct UplinkCursorStoreTests {
+    static let second: Int64 = 1_000_000_000
+
+    @Test func savesAtTheIntervalAndAtShutdownAndLoadsBack() throws {
+        let directory = Fixtures.temporaryDirectory(prefix: "puckd-cursor")
+        defer { _ = runProcess(["rm", "-rf", directory]) }
+        let store = try UplinkCursorStore(directory: directory, name: "mqtt", intervalSeconds: 5)
+        #expect(store.load() == .none)
+        #expect(store.save(10, nowNanoseconds: 0) == nil && store.writes == 1)
+        _ = store.save(11, nowNanoseconds: 1 * Self.second)
+        #expect(store.writes == 1 && store.deadlineNanoseconds(cursor: 11) == 5 * Self.second, "at most one write per interval")
+        _ = store.save(12, nowNanoseconds: 5 * Self.second)
+        _ = store.save(13, nowNanoseconds: 6 * Self.second, force: true)
+        #expect(store.writes == 3 && store.deadlineNanoseconds(cursor: 13) == nil)
+        let again = try UplinkCursorStore(directory: directory, name: "mqtt")
+        #expect(again.load() == .cursor(13))
+        #expect(runProcess(["ls", directory])?.output == "mqtt.cursor\n", "no temporary file left")
+        // A save allocates nothing (warm first).
+        var cursor: UInt64 = 100
+        _ = store.save(cursor, nowNanoseconds: 100 * Self.second, force: true)
+        let allocations = allocationCount {
+            for k in 0..<50 { cursor += 1; _ = store.save(cursor, nowNanoseconds: Int64(200 + k) * Self.second, force: true) }
+        }
+        #expect(allocations == 0 && store.writes == 54)
+    }
+
+    @Test func everyDamagedByteIsDetected() throws {
+        let directory = Fixtures.temporaryDirectory(prefix: "puckd-cursor")
+        defer { _ = runProcess(["rm", "-rf", directory]) }
+        let store = try UplinkCursorStore(directory: directory, name: "mqtt")
+        _ = store.save(0x0102_0304_0506_0708, nowNanoseconds: 0)
+        let good = try #require(Fixtures.readFile(directory + "/mqtt.cursor"))
+        #expect(good.count == UplinkCursorStore.byteCount && UplinkCursorStore.decode(good) == 0x0102_0304_0506_0708)
+        for k in 0..<20 {
+            var bad = good
+            bad[k] ^= 0x10
+            #expect(UplinkCursorStore.decode(bad) == nil, "byte \(k)")
+        }
+        _ = runProcess(["sh", "-c", "head -c 10 \(directory)/mqtt.cursor > \(directory)/t && mv \(directory)/t \(directory)/mqtt.cursor"])
+        #expect(try UplinkCursorStore(directory: directory, name: "mqtt").load() == .corrupt, "a torn file is corrupt: cursor 0, all sent again")
+    }
+}
+
+/// The journal read by sequence number (docs/uplink.md §5): every record of a real journal, nothing past
+/// its end, no re-listing while the segments stay.
+@Suite(.serialized) struct JournalRecordSourceTests {
+    @Test func everyRecordOfARealJournalBySequence() throws {
+        let state = Fixtures.temporaryDirectory(prefix: "puckd-uplink-journal")
+        defer { _ = runProcess(["rm", "-rf", state]) }
+        let result = try #require(runProcess([puckdExecutable, "track", "record", "--set", "state.directory=" + state]))
+        #expect(result.status == 0)
+        let expected = TrackJournalReader(directory: state + "/track", files: PosixTrackFiles()).records(fromSequence: 1)
+        let source = JournalRecordSource(directory: state + "/track")
+        #expect(expected.count > 100)
+        for record in expected { #expect(source.record(sequence: record.sequence) == record) }
+        #expect(source.record(sequence: expected.last!.sequence + 1) == nil)
+        // Reading again needs no new listing of the directory.
+        let relistings = source.relistings
+        for record in expected.reversed() { #expect(source.record(sequence: record.sequence)?.sequence == record.sequence) }
+        #expect(source.relistings == relistings)
+    }
+}
