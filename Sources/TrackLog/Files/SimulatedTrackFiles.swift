@@ -28,7 +28,8 @@ public final class SimulatedTrackFiles: TrackFileSystem {
 
     public init() {}
 
-    private var usedBytes: Int { files.values.reduce(0) { $0 + $1.bytes.count } }
+    /// Bytes the disk holds now.
+    public var usedBytes: Int { files.values.reduce(0) { $0 + $1.bytes.count } }
 
     /// The bytes of a file (nil when it does not exist).
     public func contents(_ path: String) -> [UInt8]? { files[path]?.bytes }
