@@ -129,7 +129,7 @@ import Tracking
         let stats = c.command("stats")
         for name in ["[nmea framer]", "dropBadChecksums", "sentencesDelivered", "[device]", "loop.ticks", "gps.fixes",
                      "i2c.errors.nack", "gpio.buttonEdges", "loop.maxWakeLatencyNanoseconds", "console.commandsApplied",
-                     "state.writes", "allocationsAfterStartUp", "[console]", "droppedReplies"] {
+                     "state.writes", "track.recordsAppended", "track.durableSequence", "allocationsAfterStartUp", "[console]", "droppedReplies"] {
             #expect(stats.contains(name), "stats lists \(name)")
         }
         let fixesLine = try #require(stats.split(separator: "\n").first { $0.contains("gps.fixes") })
@@ -144,7 +144,7 @@ import Tracking
             "import json,sys; r=json.loads(sys.stdin.read()); print(r['reply'], r['fix']['mode'], r['trackingMode'], "
                 + "[s['name'] for s in r['sources']])"], input: Array(status.utf8)))
         #expect(parsed.status == 0, "\(status)")
-        #expect(parsed.output == "status 3D none ['gps', 'imu', 'gpio', 'pps', 'console', 'state']\n")
+        #expect(parsed.output == "status 3D none ['gps', 'imu', 'gpio', 'pps', 'console', 'state', 'track']\n")
     }
 
     @Test func configShowsOriginsSetsLiveOrForRestartAndRefusesBadValues() throws {
