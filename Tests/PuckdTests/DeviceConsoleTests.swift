@@ -147,6 +147,26 @@ import Tracking
         #expect(parsed.output == "status 3D none ['gps', 'imu', 'gpio', 'pps', 'console', 'state', 'track']\n")
     }
 
+    @Test func trackViewShowsTheJournal() throws {
+        let c = try started(["track.flush_interval_s=1"])
+        defer { c.h.removeDirectory() }
+        c.advance(by: 3_000_000_000)
+        let text = c.command("track")
+        #expect(text.hasPrefix("track       " + c.h.directory + "/track\nsegments    1, "), "\(text)")
+        #expect(text.contains(" records\noldest      20"))
+        #expect(text.contains("\nsequence    last "))
+        #expect(text.contains("\nlast flush  ") && text.contains(" s ago\n"))
+        #expect(text.contains("last error  none\n"))
+        #expect(c.command("status").contains("track: " + c.h.directory + "/track"))
+        _ = c.command("json on")
+        let json = c.command("track")
+        let parsed = try #require(runProcess(["python3", "-c",
+            "import json,sys; r=json.loads(sys.stdin.read()); print(r['reply'], r['enabled'], r['segments'], "
+                + "r['lastSequence'] >= r['durableSequence'] >= 0, r['records'] == r['lastSequence'] + 1, r['lastError'])"],
+            input: Array(json.utf8)))
+        #expect(parsed.output == "track True 1 True True None\n", "\(json)")
+    }
+
     @Test func configShowsOriginsSetsLiveOrForRestartAndRefusesBadValues() throws {
         let c = try started(["console.access=full"])      // gpio.button shapes the device (ConsoleAccessTests)
         defer { c.h.removeDirectory() }

@@ -185,6 +185,36 @@ final class DeviceTrackRecorder: LoopComponent {
         let state: StaticString = writer == nil ? "off" : (writer!.fault != nil ? "write failing" : "recording")
         d.sources.set(ConsoleSource(name: "track", description: descriptionText, state: state, isHealthy: writer?.fault == nil))
         if writer?.fault != nil { d.faults.append(ConsoleFault(source: "track", reason: faultText)) }
+        fillTrackView(&d.track)
+    }
+
+    /// The console's `track` view.
+    private func fillTrackView(_ t: inout ConsoleTrackState) {
+        guard let writer else {
+            t.isEnabled = false
+            return
+        }
+        let c = writer.counters
+        t.isEnabled = true
+        t.directory = descriptionText
+        t.segments = writer.segmentCount
+        t.bytes = writer.journalBytes
+        let oldest = writer.oldestSegment
+        t.oldestDayUTCNanoseconds = oldest.map { Int64($0.utcDay) * 86_400_000_000_000 }
+        t.newestUTCNanoseconds = newestUTCNanoseconds
+        t.lastSequence = appendedSequence
+        t.durableSequence = durableSequence
+        if let last = appendedSequence, let first = oldest?.firstSequence, last >= first {
+            t.records = Int64(truncatingIfNeeded: last - first + 1)
+        } else {
+            t.records = 0
+        }
+        t.pendingRecords = writer.pendingRecords
+        t.lostRecords = c.recordsLost
+        t.droppedSegments = c.segmentsDropped
+        t.droppedRecords = c.recordsDropped
+        t.lastFlushNanoseconds = lastFlushNanoseconds
+        t.lastError = writer.fault != nil ? faultText : ConsoleText()
     }
 
     /// The `track.*` rows of `stats`.
