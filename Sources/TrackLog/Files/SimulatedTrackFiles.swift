@@ -23,6 +23,8 @@ public final class SimulatedTrackFiles: TrackFileSystem {
     public var failingErrno: Int32 = 0
     /// Every sync fails with this errno and makes nothing durable (0: none): power is being cut.
     public var syncErrno: Int32 = 0
+    /// `makeDirectory` fails with this errno (0: none): an existing directory puckd may not write.
+    public var makeDirectoryErrno: Int32 = 0
     /// Calls of `sync`, for the tests.
     public private(set) var syncCount = 0
 
@@ -50,6 +52,7 @@ public final class SimulatedTrackFiles: TrackFileSystem {
     }
 
     public func makeDirectory(_ path: String) -> Int32 {
+        if makeDirectoryErrno != 0 { return makeDirectoryErrno }
         if readOnly && !directories.contains(path) { return EROFS }
         directories.insert(path)
         return 0
