@@ -94,7 +94,7 @@ let package = Package(
         // The device: the loop that wires sources, core, GPIO, state and console.
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
                                               "GpsdServer", "GpsdProtocol",
-                                              "Configuration", "State", "Simulation", "SystemCalls", "CLinux", "CCrypt"],
+                                              "Configuration", "State", "Simulation", "SystemCalls", "CLinux", "CCrypt", "TrackLog"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "GpsdServer", "Commands", "Controls", "Configuration", "State",
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "TrackLog", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
     ]

@@ -6,7 +6,8 @@ import TestSupport
 /// The fixed-allocation rule for the whole device: after start-up, wake-ups allocate nothing, with
 /// every source active: GPS bytes over the pty (10 Hz epochs), IMU samples (100 Hz through the
 /// register-level twin), ticks (60 Hz), button presses (short and long, both buttons: mode changes,
-/// viewport transitions, puck shown/hidden), LED writes, status lines and state writes. Runs in debug
+/// viewport transitions, puck shown/hidden), LED writes, status lines, state writes and the track
+/// journal (every fix and the raw NMEA appended, flushed each second, fdatasync on the flusher thread). Runs in debug
 /// and release (`make test`). (Completing a magnetometer calibration — a user-started event, not a
 /// wake-up path — runs `MagnetometerCalibrationRun.fit`, which allocates: see the report.)
 @Suite(.serialized) struct DeviceAllocationTests {
@@ -14,8 +15,10 @@ import TestSupport
     /// 6000 ticks, 50 presses).
     @Test func hundredThousandWakeUpsAllocateNothing() throws {
         let h = try SimulatedDeviceHarness(overrides: ["console.status_interval_s=1", "gpio.button2=27",
-                                                       "state.save_interval_s=1"])
+                                                       "state.save_interval_s=1", "track.flush_interval_s=1",
+                                                       "track.raw_nmea=true"])
         defer { h.removeDirectory() }
+        let track = try #require(h.device.trackRecorder.writer, "the track recorder is on by default")
         // Short and long presses of the mode button (next mode, overview toggle), short presses of
         // button2 (show/hide the puck).
         func press(_ k: Int) {
@@ -32,6 +35,7 @@ import TestSupport
         h.advance(by: 50_000_000_000)
         #expect(h.device.heading.calibration != nil)
         let counters0 = h.device.counters
+        let track0 = track.counters
         var k = 10
         var wakeUps = 0
         let allocations = allocationCount {
@@ -56,6 +60,12 @@ import TestSupport
         #expect(c.ledWrites > counters0.ledWrites)
         #expect(c.stateWrites > counters0.stateWrites)
         #expect(h.device.output.writtenLines > 100)
+        // The journal recorded every fix and flushed once a second (writes here, fdatasync on the flusher thread).
+        #expect(track.counters.recordsAppended - track0.recordsAppended > 500)
+        #expect(track.counters.flushes - track0.flushes >= 80, "about one flush a second (interval + the next fix)")
+        #expect(track.counters.recordsWritten - track0.recordsWritten > 500)
+        #expect(track.counters.rawBytesWritten > track0.rawBytesWritten)
+        #expect(track.fault == nil)
     }
 
     /// The same with the IMU twin replaying a recording (`[sim] imu_log`, the x-io Fusion example,

@@ -129,7 +129,7 @@ import Tracking
         let stats = c.command("stats")
         for name in ["[nmea framer]", "dropBadChecksums", "sentencesDelivered", "[device]", "loop.ticks", "gps.fixes",
                      "i2c.errors.nack", "gpio.buttonEdges", "loop.maxWakeLatencyNanoseconds", "console.commandsApplied",
-                     "state.writes", "allocationsAfterStartUp", "[console]", "droppedReplies"] {
+                     "state.writes", "track.recordsAppended", "track.durableSequence", "allocationsAfterStartUp", "[console]", "droppedReplies"] {
             #expect(stats.contains(name), "stats lists \(name)")
         }
         let fixesLine = try #require(stats.split(separator: "\n").first { $0.contains("gps.fixes") })
@@ -144,7 +144,27 @@ import Tracking
             "import json,sys; r=json.loads(sys.stdin.read()); print(r['reply'], r['fix']['mode'], r['trackingMode'], "
                 + "[s['name'] for s in r['sources']])"], input: Array(status.utf8)))
         #expect(parsed.status == 0, "\(status)")
-        #expect(parsed.output == "status 3D none ['gps', 'imu', 'gpio', 'pps', 'console', 'state']\n")
+        #expect(parsed.output == "status 3D none ['gps', 'imu', 'gpio', 'pps', 'console', 'state', 'track']\n")
+    }
+
+    @Test func trackViewShowsTheJournal() throws {
+        let c = try started(["track.flush_interval_s=1"])
+        defer { c.h.removeDirectory() }
+        c.advance(by: 3_000_000_000)
+        let text = c.command("track")
+        #expect(text.hasPrefix("track       " + c.h.directory + "/track\nsegments    1, "), "\(text)")
+        #expect(text.contains(" records\noldest      20"))
+        #expect(text.contains("\nsequence    last "))
+        #expect(text.contains("\nlast flush  ") && text.contains(" s ago\n"))
+        #expect(text.contains("last error  none\n"))
+        #expect(c.command("status").contains("track: " + c.h.directory + "/track"))
+        _ = c.command("json on")
+        let json = c.command("track")
+        let parsed = try #require(runProcess(["python3", "-c",
+            "import json,sys; r=json.loads(sys.stdin.read()); print(r['reply'], r['enabled'], r['segments'], "
+                + "r['lastSequence'] >= r['durableSequence'] >= 0, r['records'] == r['lastSequence'] + 1, r['lastError'])"],
+            input: Array(json.utf8)))
+        #expect(parsed.output == "track True 1 True True None\n", "\(json)")
     }
 
     @Test func configShowsOriginsSetsLiveOrForRestartAndRefusesBadValues() throws {

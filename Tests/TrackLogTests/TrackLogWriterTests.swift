@@ -156,6 +156,30 @@ struct TrackLogWriterTests {
         #expect(!w.close(nowNanoseconds: 100 * Self.second))
     }
 
+    @Test func aJournalNotWritableAtStartUpGoesOnFromItsLastRecordOnceItIs() {
+        let disk = SimulatedTrackFiles()
+        let first = Self.writer(disk)
+        first.open()
+        for i in 0..<10 { first.append(Self.record(i), nowNanoseconds: 0) }
+        #expect(first.close(nowNanoseconds: 0))
+        // The next start finds the directory there but not writable (EACCES): a fault, and its records still count.
+        disk.makeDirectoryErrno = EACCES
+        disk.failingErrno = EACCES
+        let w = Self.writer(disk, flushSeconds: 1)
+        let recovery = w.open()
+        #expect(w.fault == TrackLogFault(step: .createDirectory, errno: EACCES))
+        #expect(recovery.records == 10 && w.nextSequence == 10)
+        for i in 10..<15 { w.append(Self.record(i), nowNanoseconds: Int64(i - 10) * Self.second); w.service(nowNanoseconds: Int64(i - 10) * Self.second) }
+        #expect(w.fault != nil)
+        // Made writable: the waiting records go out after the old ones, with no gap and no sequence given twice.
+        disk.makeDirectoryErrno = 0
+        disk.failingErrno = 0
+        w.append(Self.record(15), nowNanoseconds: 10 * Self.second)
+        w.service(nowNanoseconds: 10 * Self.second)
+        #expect(w.fault == nil)
+        #expect(Self.journal(disk).map(\.sequence) == Array(0..<16))
+    }
+
     @Test func rawNMEAGoesBesideItsSegment() {
         let disk = SimulatedTrackFiles()
         let w = TrackLogWriter(settings: TrackLogSettings(directory: Self.directory, rawNMEA: true), files: disk)

@@ -22,6 +22,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case stats
     case events
     case nmea
+    case track
     case config
     case watch
     case json
@@ -32,7 +33,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case login
 
     /// Number of command words that can be typed (`rawValue` runs 0 ..< count; `login` comes after).
-    public static let count = 27
+    public static let count = 28
 
     /// The command at `index` in listing order (0 ..< count).
     public static func at(_ index: Int) -> ConsoleCommandName {
@@ -63,6 +64,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
         case .stats: "stats"
         case .events: "events"
         case .nmea: "nmea"
+        case .track: "track"
         case .config: "config"
         case .watch: "watch"
         case .json: "json"
@@ -76,13 +78,13 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     /// True for the views `watch` can redraw.
     public var isWatchable: Bool {
         switch self {
-        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events, .nmea: true
+        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events, .nmea, .track: true
         default: false
         }
     }
 
     /// Every watchable view, as shown in messages.
-    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events, nmea"
+    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events, nmea, track"
 
     /// The command named by `word` (ASCII case ignored; aliases `exit` and `?` included), or nil.
     public static func lookup(_ word: UnsafeRawBufferPointer) -> ConsoleCommandName? {

@@ -211,6 +211,7 @@ extension Arguments {
         case .camera: view = .camera
         case .leds: view = .leds
         case .stats: view = .stats
+        case .track: view = .track
         case .events: view = .events(count: CommandParser.Limits.defaultEventCount)
         case .nmea: view = .nmea(count: CommandParser.Limits.defaultNMEACount)
         default: view = .status

@@ -9,7 +9,7 @@ public enum ConsoleCommand: Sendable, Equatable {
     /// `help` (all commands) or `help CMD`.
     case help(ConsoleCommandName?)
     /// A state view: `status`, `gps`, `sats`, `heading`, `puck`, `camera`, `leds`, `stats`, `events [N]`,
-    /// `nmea [N]`.
+    /// `nmea [N]`, `track`.
     case view(ConsoleView)
     /// `version`.
     case version
@@ -82,6 +82,8 @@ public enum ConsoleView: Sendable, Equatable {
     case camera
     case leds
     case stats
+    /// The track journal (`track`).
+    case track
     /// The last `count` tracking events (1...ConsoleEventLog.capacity).
     case events(count: Int)
     /// The receiver's last `count` lines (1...NMEASentenceLog.capacity); watched, the new lines stream.
@@ -98,6 +100,7 @@ public enum ConsoleView: Sendable, Equatable {
         case .camera: .camera
         case .leds: .leds
         case .stats: .stats
+        case .track: .track
         case .events: .events
         case .nmea: .nmea
         }

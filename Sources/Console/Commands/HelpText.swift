@@ -25,6 +25,7 @@ public enum HelpText {
         case .stats: "stats"
         case .events: "events [N]"
         case .nmea: "nmea [N]"
+        case .track: "track"
         case .config: "config [KEY [VALUE]] | config save"
         case .watch: "watch CMD [HZ]"
         case .json: "json [on|off]"
@@ -59,6 +60,7 @@ public enum HelpText {
         case .stats: "every counter: sentences, drops, I2C errors, GPIO events, ticks, console"
         case .events: "the last N tracking events"
         case .nmea: "the receiver's raw sentences and puckd's commands to it (watch nmea: as they arrive)"
+        case .track: "the track journal: segments, size, records, last and durable sequence, last flush, errors"
         case .config: "show or change configuration values, or save them"
         case .watch: "redraw a view in place HZ times per second (Ctrl-C stops)"
         case .json: "reply with one JSON object per line"
@@ -169,6 +171,13 @@ public enum HelpText {
             `watch nmea` prints the new lines as they arrive (at most 64 are kept: a line the console had no \
             room for is counted, not shown).\n
             """
+        case .track:
+            """
+            The track journal ([track]): its directory, segments, bytes and records, the oldest segment's day \
+            and the newest record's time, the sequence of the last record appended and of the last one on \
+            disk (fdatasync'ed), records waiting for the next flush, the last flush, segments dropped for the \
+            size cap, fixes lost while the disk failed, and the disk's error now.\n
+            """
         case .config:
             """
             Without KEY, lists every configuration value. With KEY, prints one. With KEY VALUE, sets it \
@@ -178,7 +187,7 @@ public enum HelpText {
             """
         case .watch:
             """
-            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events) in place HZ times \
+            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events, track) in place HZ times \
             per second, 0.1…60, default 1. Ctrl-C (or q) stops. Without a terminal, prints one frame per \
             interval; in json mode, one JSON line per frame. watch nmea prints the receiver's new lines as \
             they arrive instead (every 50 ms; HZ does not apply).\n

@@ -88,6 +88,8 @@ extension ConsoleSession {
             if json { CameraView.appendJSON(state.tracking, to: &reply) } else { CameraView.appendText(state.tracking, to: &reply) }
         case .leds:
             if json { LEDsView.appendJSON(state.device, to: &reply) } else { LEDsView.appendText(state.device, to: &reply) }
+        case .track:
+            if json { TrackView.appendJSON(state.device, to: &reply) } else { TrackView.appendText(state.device, to: &reply) }
         case .stats:
             if json { StatsView.appendJSON(state, console: counters, to: &reply) } else {
                 StatsView.appendText(state, console: counters, to: &reply)

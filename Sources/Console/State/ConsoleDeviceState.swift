@@ -20,6 +20,8 @@ public struct ConsoleDeviceState: Sendable {
     public var faults = ConsoleFaultList()
     /// Device counters (I2C errors, GPIO events, ticks, allocations, loop latency …).
     public var counters = ConsoleCounterTable()
+    /// The track journal (`track`).
+    public var track = ConsoleTrackState()
     /// The running configuration, one entry per key.
     public var config = ConsoleConfigTable()
     /// The configuration file `config save` writes.

@@ -126,6 +126,7 @@ extension Device {
                                         state: Self.gpsStateName(console.transport.status), isHealthy: !console.outputClosed))
         }
         persistence.fillSnapshot(&d, description: t.state)
+        trackRecorder.fillSnapshot(&d, nowNanoseconds: now)
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {

@@ -117,6 +117,7 @@ extension Device {
         t.append("log.linesDropped", Int64(output.droppedLines))
         persistence.appendStats(to: &t)
         appendGpsdServerCounters(&t)
+        trackRecorder.appendStats(to: &t)
         d.counters = t
     }
 }

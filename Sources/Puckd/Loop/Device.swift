@@ -62,6 +62,8 @@ public final class Device {
     /// chrony's refclock socket (`[time] chrony_socket`), nil when none.
     let chrony: ChronySocket?
     var lastIMUSampleForServer: IMUSample?
+    /// The track journal (`[track]`, Outputs/DeviceTrackRecorder.swift).
+    let trackRecorder: DeviceTrackRecorder
     /// The state file: store, dirty flag, write intervals.
     var persistence: Persistence
     let notifier: SystemdNotifier
@@ -141,6 +143,7 @@ public final class Device {
 
         // State.
         persistence = Persistence(directory: c.state.directory, nowNanoseconds: now)
+        trackRecorder = DeviceTrackRecorder(c.track, stateDirectory: c.state.directory, files: setup.trackFiles, output: output)
         let saved = persistence.saved
         if let record = saved, record.accuracy != accuracySetting { accuracySetting = record.accuracy }
         lastGoodFix = saved?.lastFix
@@ -210,7 +213,7 @@ public final class Device {
         gpsLink.receiverBytesServer = setup.gpsdServer
         loadConsolePassword(c.console.passwordFile)
 
-        startupReport = persistence.reportLines + setup.gpsdServerReport
+        startupReport = persistence.reportLines + trackRecorder.reportLines + setup.gpsdServerReport
         probeIMU(now: now)
         buildReport(now: now)
         prepareConsoleState()

@@ -14,8 +14,10 @@ public struct DeviceFaults: OptionSet, Sendable, Equatable {
     public static let state = DeviceFaults(rawValue: 8)
     /// The PPS input is configured but could not be opened.
     public static let pps = DeviceFaults(rawValue: 16)
+    /// The track journal cannot be written (full, read-only, missing or forbidden directory).
+    public static let track = DeviceFaults(rawValue: 32)
 
     /// Names in bit order, for status lines.
     static let names: [(DeviceFaults, StaticString)] = [(.gpsDown, "gps-down"), (.gpsSilent, "gps-silent"), (.imu, "imu"),
-                                                       (.state, "state"), (.pps, "pps")]
+                                                       (.state, "state"), (.pps, "pps"), (.track, "track")]
 }

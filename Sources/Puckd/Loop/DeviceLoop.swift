@@ -132,13 +132,17 @@ extension Device {
         board.service(nowNanoseconds: now)
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
-            baud = gpsLink.service(&gps, nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
+            baud = gpsLink.service(&gps, nowNanoseconds: now,
+                                   onBytes: { bytes in trackRecorder.publish(receiverBytes: bytes, nowNanoseconds: now) }) { fix in
+                route(fix, nowNanoseconds: now)
+            }
         }
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
+        if let due = trackRecorder.deadlineNanoseconds, now >= due { _ = trackRecorder.service(nowNanoseconds: now, ready: .all) }
         if let console, ready.contains(.console) || console.hasBufferedInput
             || now >= console.transport.inputPollRequest.deadlineNanoseconds {
             serviceConsole(nowNanoseconds: now)
@@ -158,7 +162,8 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds,
+        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds,
+                      deadline: WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds, trackRecorder.deadlineNanoseconds),
                       fired: ready.contains(.timer))
         return baud
     }
@@ -182,6 +187,7 @@ extension Device {
             controls.allOff(gpio: gpio, nowNanoseconds: now, output: output)
             gpio.close()
         }
+        output.text(trackRecorder.close(nowNanoseconds: now))
         let (stateText, status) = persistence.finalSave(stateRecord())
         output.text("stopped by " + (stopReason ?? .runTime).description + ": " + (controls.leds != nil ? "LEDs off, " : "")
             + stateText)

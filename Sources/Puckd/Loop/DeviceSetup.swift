@@ -36,6 +36,8 @@ public struct DeviceSetup {
     /// The gpsd-compatible server `puckd run` opened (`Device.openGpsdServer`), and its report lines.
     public var gpsdServer: GpsdServer?
     public var gpsdServerReport: [String] = []
+    /// The track journal's files (nil: the board's disk with the flusher thread; tests pass the simulated disk).
+    public var trackFiles: DeviceTrackFiles?
     /// Print the start-up report.
     public var printsReport = true
 

@@ -8,7 +8,8 @@ import Tracking
 /// (except the simulated LED history, a diagnostic).
 extension Device {
     /// `status 12.3 s | fix 3D dgps 10 sats 41.5749660 -93.7505720 ±1.2 m 1.47 m/s | heading 125.3° imuHeading ±30.0°
-    /// | mode follow | viewport idle | camera zoom 14.00 bearing 125.0° pitch 0° | puck shown | faults none`
+    /// | mode follow | viewport idle | camera zoom 14.00 bearing 125.0° pitch 0° | puck shown | track seq 41 durable 38
+    /// | faults none`
     func writeStatusLine(nowNanoseconds now: Int64) {
         output.raw { out in
             appendStatus(nowNanoseconds: now, to: &out)
@@ -81,6 +82,7 @@ extension Device {
         let puck = core.puck
         out.append(puck.isVisible ? "shown" : "hidden")
         if puck.isStale { out.append(" stale") }
+        trackRecorder.appendStatus(to: &out)
         out.append(" | faults ")
         Self.appendFaults(faults, to: &out)
     }

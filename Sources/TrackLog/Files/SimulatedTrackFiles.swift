@@ -23,12 +23,15 @@ public final class SimulatedTrackFiles: TrackFileSystem {
     public var failingErrno: Int32 = 0
     /// Every sync fails with this errno and makes nothing durable (0: none): power is being cut.
     public var syncErrno: Int32 = 0
+    /// `makeDirectory` fails with this errno (0: none): an existing directory puckd may not write.
+    public var makeDirectoryErrno: Int32 = 0
     /// Calls of `sync`, for the tests.
     public private(set) var syncCount = 0
 
     public init() {}
 
-    private var usedBytes: Int { files.values.reduce(0) { $0 + $1.bytes.count } }
+    /// Bytes the disk holds now.
+    public var usedBytes: Int { files.values.reduce(0) { $0 + $1.bytes.count } }
 
     /// The bytes of a file (nil when it does not exist).
     public func contents(_ path: String) -> [UInt8]? { files[path]?.bytes }
@@ -49,6 +52,7 @@ public final class SimulatedTrackFiles: TrackFileSystem {
     }
 
     public func makeDirectory(_ path: String) -> Int32 {
+        if makeDirectoryErrno != 0 { return makeDirectoryErrno }
         if readOnly && !directories.contains(path) { return EROFS }
         directories.insert(path)
         return 0

@@ -22,15 +22,17 @@ extension TrackLogWriter {
     /// Opens the journal: creates the directory, scans every segment's records by CRC, cuts each torn
     /// or corrupt tail off (nothing before it is lost), moves unusable segments aside, continues the
     /// sequence numbers and drops the oldest segments beyond the cap. Start-up only (allocates).
-    /// A directory that cannot be created becomes `fault`; records are still buffered.
+    /// A directory that cannot be created or written becomes `fault` (its segments are still read, so
+    /// the sequence goes on once it can be written); records are still buffered.
     @discardableResult
     public func open() -> TrackLogRecovery {
         var report = TrackLogRecovery()
         let directory = settings.directory
         let made = files.makeDirectory(directory)
         if made != 0 {
+            // Still read what is there: when the directory becomes writable later, the sequence goes on
+            // after its records instead of starting again at 0 beside them.
             setFault(TrackLogFault(step: .createDirectory, errno: made))
-            return report
         }
         var names: [TrackSegmentName] = []
         if case .success(let entries) = files.list(directory) {

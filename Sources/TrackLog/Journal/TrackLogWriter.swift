@@ -19,6 +19,14 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
     /// When `service` flushes next (monotonic ns; Int64.max while the buffer is empty).
     public var nextDeadlineNanoseconds: Int64 { pendingCount > 0 || rawPending > 0 ? nextFlushNanoseconds : .max }
 
+    /// Segments in the journal now, and the bytes they hold (records, headers and raw NMEA).
+    public var segmentCount: Int { segments.count }
+    public var journalBytes: Int64 { totalBytes }
+    /// The oldest segment's name (its UTC day and first sequence), nil while the journal is empty.
+    public var oldestSegment: TrackSegmentName? { segments.first?.name }
+    /// Records buffered, not yet written.
+    public var pendingRecords: Int { pendingCount }
+
     let buffer: UnsafeMutableRawBufferPointer
     let rawBuffer: UnsafeMutableRawBufferPointer
     var pendingCount = 0

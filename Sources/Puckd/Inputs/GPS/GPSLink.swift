@@ -70,6 +70,7 @@ final class GPSLink {
     /// Reads what the source has (a few reads at most per wake-up) and handles the fixes it completes.
     /// Returns a baud rate when auto-baud wants the port switched.
     func service<Source: ByteSource & ~Copyable>(_ gps: inout Source, nowNanoseconds now: Int64,
+                                                 onBytes: (UnsafeRawBufferPointer) -> Void = { _ in },
                                                  onFix: (borrowing Fix) -> Void) -> Int? {
         var reads = 0
         while reads < 8 {
@@ -83,6 +84,7 @@ final class GPSLink {
             }
             if n == 0 { break }
             bytes &+= UInt64(n)
+            onBytes(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
             feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]), nowNanoseconds: now, onFix: onFix)
             reads += 1
             if n < readBuffer.count { break }

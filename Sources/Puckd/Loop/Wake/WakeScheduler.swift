@@ -81,6 +81,13 @@ struct WakeScheduler {
         }
     }
 
+    /// The earlier of two optional deadlines (monotonic ns).
+    static func earliest(_ a: Int64?, _ b: Int64?) -> Int64? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
     /// poll() over every reserved slot: at most a second with the timer, 20 ms without one.
     mutating func wait() -> PollReadiness {
         let ready = pollSet.wait(timeoutMilliseconds: timer != nil ? 1000 : 20)

@@ -1,0 +1,48 @@
+import Glibc
+import SystemCalls
+
+/// The real track files with the durable flush on the flusher thread: writes, opens, truncates and
+/// removes run on the caller's thread (page-cache operations), `sync`, `syncDirectory` and the `close`
+/// that follows them are handed to `TrackFlusher` in order. A sync that failed on the thread is
+/// returned by the next `sync` call, so the writer's fault comes one flush late (docs/track-log.md §4).
+public struct FlushedTrackFiles: TrackFileSystem {
+    public let base = PosixTrackFiles()
+    public let flusher: TrackFlusher
+
+    public init(flusher: TrackFlusher) { self.flusher = flusher }
+
+    public func makeDirectory(_ path: String) -> Int32 { base.makeDirectory(path) }
+    public func list(_ directory: String) -> Result<[String], TrackIOError> { base.list(directory) }
+    public func read(_ path: String) -> Result<[UInt8], TrackIOError> { base.read(path) }
+
+    public func openAppending(_ path: UnsafePointer<CChar>, create: Bool) -> Result<TrackFileHandle, TrackIOError> {
+        base.openAppending(path, create: create)
+    }
+
+    public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32) {
+        base.write(file, bytes)
+    }
+
+    /// Queues the fdatasync; returns the errno of an earlier one that failed (0: none so far).
+    public func sync(_ file: TrackFileHandle) -> Int32 {
+        let earlier = flusher.takeError()
+        flusher.sync(file.rawValue)
+        return earlier
+    }
+
+    public func truncate(_ file: TrackFileHandle, length: Int64) -> Int32 { base.truncate(file, length: length) }
+
+    /// The close runs after the syncs queued for the descriptor (its number is not reused before).
+    public func close(_ file: TrackFileHandle) { flusher.close(file.rawValue) }
+
+    public func remove(_ path: UnsafePointer<CChar>) -> Int32 { base.remove(path) }
+    public func rename(_ from: String, _ to: String) -> Int32 { base.rename(from, to) }
+
+    /// Opens the directory here and queues its fsync and close.
+    public func syncDirectory(_ path: UnsafePointer<CChar>) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 { return errno }
+        flusher.sync(fd, closing: true)
+        return 0
+    }
+}
