@@ -5,8 +5,7 @@ import TrackLog
 /// sequence number, read with one pread from its segment (records are fixed-size slots, sequence =
 /// segment's first + index). The segment list is read at start-up and again only when a sequence is
 /// past the known segments or a segment vanished (a rotation or the size cap: once per segment, never
-/// per message, and that re-listing allocates). Not yet allocation-free: TrackRecord's decoder boxes a
-/// captured variable per call in debug builds (docs/uplink.md §8).
+/// per message; only that re-listing allocates). A read by sequence allocates nothing.
 public final class JournalRecordSource: UplinkRecordSource {
     public let directory: String
     private var segments: [TrackSegmentName] = []

@@ -65,5 +65,21 @@ import TrackLog
         let relistings = source.relistings
         for record in expected.reversed() { #expect(source.record(sequence: record.sequence)?.sequence == record.sequence) }
         #expect(source.relistings == relistings)
+        // A read by sequence allocates nothing (debug and release): pread into the source's buffer and
+        // TrackRecord's decoder. Re-listing (at a rotation or a size-cap drop) is the only allocating path.
+        // (A plain counting loop: iterating the Array of records or a ClosedRange<UInt64> inside the
+        // counted closure allocates per element in debug builds, the test's own cost.)
+        let first = expected.first!.sequence, last = expected.last!.sequence
+        #expect(last - first + 1 == UInt64(expected.count))
+        var sum: UInt64 = 0
+        let allocations = allocationCount {
+            for _ in 0..<4 {
+                var sequence = first
+                while sequence <= last { sum &+= source.record(sequence: sequence)?.sequence ?? 0; sequence += 1 }
+            }
+        }
+        #expect(allocations == 0)
+        #expect(sum == 4 &* (first...last).reduce(0, &+))
+        #expect(source.relistings == relistings)
     }
 }

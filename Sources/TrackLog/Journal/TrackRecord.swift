@@ -132,6 +132,13 @@ public struct TrackRecord: Sendable, Equatable {
         w.u32(crc)
     }
 
+    /// The next float32 field as a Double, or nil when its flag `bit` is clear (the field is still read).
+    @inline(__always)
+    static func value(_ r: inout RecordReader, _ flags: UInt16, _ bit: UInt16) -> Double? {
+        let raw = Double(Float(bitPattern: r.u32()))
+        return flags & bit != 0 ? raw : nil
+    }
+
     /// The float32 of a present, finite value (and its flag set), else 0.
     @inline(__always)
     static func float(_ value: Double?, _ bit: UInt16, _ flags: inout UInt16) -> Float {
@@ -159,20 +166,19 @@ public struct TrackRecord: Sendable, Equatable {
         latitudeDegrees = Double(bitPattern: r.u64())
         longitudeDegrees = Double(bitPattern: r.u64())
         guard (-90...90).contains(latitudeDegrees), (-180...180).contains(longitudeDegrees) else { return nil }
-        func value(_ bit: UInt16) -> Double? {
-            let raw = Double(Float(bitPattern: r.u32()))
-            return flags & bit != 0 ? raw : nil
-        }
-        altitudeMSLMeters = value(Self.hasAltitude)
-        speedMetersPerSecond = value(Self.hasSpeed)
-        courseDegrees = value(Self.hasCourse)
-        let headingDegrees = value(Self.hasHeading), headingAccuracy = value(Self.hasHeadingAccuracy)
+        // A static helper with the reader passed inout: a local func capturing the `var` reader boxed
+        // it on the heap (one allocation per decoded record in debug builds).
+        altitudeMSLMeters = Self.value(&r, flags, Self.hasAltitude)
+        speedMetersPerSecond = Self.value(&r, flags, Self.hasSpeed)
+        courseDegrees = Self.value(&r, flags, Self.hasCourse)
+        let headingDegrees = Self.value(&r, flags, Self.hasHeading)
+        let headingAccuracy = Self.value(&r, flags, Self.hasHeadingAccuracy)
         heading = TrackHeading(degrees: headingDegrees, accuracyDegrees: headingAccuracy, source: source)
-        horizontalAccuracyMeters = value(Self.hasHorizontalAccuracy)
-        verticalAccuracyMeters = value(Self.hasVerticalAccuracy)
-        hdop = value(Self.hasHDOP)
-        vdop = value(Self.hasVDOP)
-        pdop = value(Self.hasPDOP)
+        horizontalAccuracyMeters = Self.value(&r, flags, Self.hasHorizontalAccuracy)
+        verticalAccuracyMeters = Self.value(&r, flags, Self.hasVerticalAccuracy)
+        hdop = Self.value(&r, flags, Self.hasHDOP)
+        vdop = Self.value(&r, flags, Self.hasVDOP)
+        pdop = Self.value(&r, flags, Self.hasPDOP)
         self.mode = mode
         self.quality = quality
         utcNanoseconds = flags & Self.hasUTC != 0 ? utc : nil
