@@ -128,7 +128,7 @@ import Tracking
         #expect(error("[gpio]\nbuton = 17\n") == "/etc/puckd.conf:2: [gpio] buton = 17: unknown key in [gpio], did you mean "
             + "button? (keys of [gpio]: " + ConfigurationKeys.keys(in: "gpio").map(\.name).joined(separator: ", ") + ")")
         #expect(error("\n[gpoi]\n") == "/etc/puckd.conf:2: [gpoi]: unknown section, sections are [board], [gps], [imu], "
-            + "[heading], [tracking], [gpio], [pps], [loop], [console], [server], [time], [state], [track], [sim]")
+            + "[heading], [tracking], [gpio], [pps], [loop], [console], [server], [time], [state], [track], [uplink], [sim]")
     }
 
     @Test func syntaxErrors() {
@@ -136,7 +136,7 @@ import Tracking
             == "/etc/puckd.conf:2: 'source /dev/ttyAMA0' is not 'key = value', a [section] header or a # comment")
         #expect(error("source = /dev/ttyAMA0\n") == "/etc/puckd.conf:1: source = /dev/ttyAMA0: no [section] header above "
             + "this key; put it under one of [board], [gps], [imu], [heading], [tracking], [gpio], [pps], [loop], "
-            + "[console], [server], [time], [state], [track], [sim]")
+            + "[console], [server], [time], [state], [track], [uplink], [sim]")
         #expect(error("[gps]\nbaud = 9600\nbaud = 4800\n")
             == "/etc/puckd.conf:3: [gps] baud = 4800: set twice in this file (first on line 2); keep one")
     }

@@ -9,9 +9,20 @@ import SystemCalls
 public struct FileTrust {
     /// The file holds a secret: no read access beyond its owner and root's or puckd's group.
     public var secret = false
+    /// What the secret is, for the refusal ("a password hash", "the MQTT password").
+    public var secretName = "a password hash"
+    /// What someone who could change it could do ("replace the console password").
+    public var secretPurpose = "replace the console password"
 
     /// Trust rules for an ordinary file (`secret: false`) or for a secret one.
     public init(secret: Bool = false) { self.secret = secret }
+
+    /// Trust rules for a secret file other than the console's password hash.
+    public init(secretName: String, purpose: String) {
+        secret = true
+        self.secretName = secretName
+        secretPurpose = purpose
+    }
 
     /// nil when `path` (whose `fstat` is `info`) may be trusted, else why not and how to fix it.
     public func problem(path: String, info: FileSystem.Status) -> String? {
@@ -34,7 +45,7 @@ public struct FileTrust {
         }
         if secret && (mode & Self.otherRead != 0 || (mode & Self.groupRead != 0 && !trustedGroup)) {
             return "readable by " + (mode & Self.otherRead != 0 ? "every user" : "group " + Self.group(info.groupID)) + " ("
-                + modeText + "): a password hash must be readable only by root and puckd's user; chmod 0600 "
+                + modeText + "): " + secretName + " must be readable only by root and puckd's user; chmod 0600 "
                 + path + " (or 0640 with puckd's group)"
         }
         let directory = Self.directory(of: path)
@@ -51,7 +62,7 @@ public struct FileTrust {
     private static let otherRead: UInt32 = 0o004, otherWrite: UInt32 = 0o002
     private static let groupRead: UInt32 = 0o040, groupWrite: UInt32 = 0o020, sticky: UInt32 = 0o1000
 
-    private var purpose: String { secret ? "replace the console password" : "reconfigure the board" }
+    private var purpose: String { secret ? secretPurpose : "reconfigure the board" }
 
     static func octal(_ mode: UInt32) -> String {
         let text = String(mode, radix: 8)

@@ -10,11 +10,11 @@ import Tracking
 public enum ConfigurationKeys {
     /// Section names in order.
     public static let sections = ["board", "gps", "imu", "heading", "tracking", "gpio", "pps", "loop", "console",
-                                  "server", "time", "state", "track", "sim"]
+                                  "server", "time", "state", "track", "uplink", "sim"]
 
     /// Every key.
     public static let all: [ConfigurationKey] = board + gps + imu + heading + tracking + gpio + pps + loop + console
-        + server + time + state + track + sim
+        + server + time + state + track + uplink + sim
 
     /// The key `[section] name`, if it exists.
     public static func key(section: String, name: String) -> ConfigurationKey? {
@@ -32,7 +32,8 @@ public enum ConfigurationKeys {
         "gpio.button_active_low", "gpio.button_bias", "gpio.button2", "gpio.led_fix", "gpio.led_mode",
         "gpio.led_fault", "gpio.led_heartbeat", "gpio.led_mode_red", "gpio.led_mode_green", "gpio.led_mode_blue",
         "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
-        "track.directory",
+        "track.directory", "uplink.device_id", "uplink.mqtt_url", "uplink.mqtt_topic", "uplink.mqtt_password_file",
+        "uplink.mqtt_ca_file", "uplink.osmand_url",
         "server.enabled", "server.listen", "server.socket", "server.max_clients", "time.chrony_socket",
     ]
 

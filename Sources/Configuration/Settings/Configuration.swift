@@ -36,6 +36,8 @@ public struct PuckdConfiguration: Sendable, Equatable {
     public var state = StateSettings()
     /// `[track]`: the track journal (module TrackLog).
     public var track = TrackSettings()
+    /// `[uplink]`: the fleet uplink (MQTT) from the track journal.
+    public var uplink = UplinkSettings()
     /// `[sim]`: the simulated board (used when `board.simulated` is true).
     public var sim = SimulationSettings()
 

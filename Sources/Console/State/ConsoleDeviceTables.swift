@@ -72,10 +72,10 @@ public struct ConsoleFaultList: Sendable {
     public mutating func removeAll() { count = 0; overflow = 0 }
 }
 
-/// Named device counters (up to 128), shown by `stats` in the order added.
+/// Named device counters (up to 160), shown by `stats` in the order added.
 public struct ConsoleCounterTable: Sendable {
-    public static let capacity = 128
-    private var entries = InlineArray<128, ConsoleCounter>(repeating: ConsoleCounter(name: "", value: 0))
+    public static let capacity = 160
+    private var entries = InlineArray<160, ConsoleCounter>(repeating: ConsoleCounter(name: "", value: 0))
     public private(set) var count = 0
     public private(set) var overflow = 0
 
@@ -115,10 +115,10 @@ public struct ConsoleCounterTable: Sendable {
     public mutating func removeAll() { count = 0; overflow = 0 }
 }
 
-/// The running configuration (up to 128 keys), in file order.
+/// The running configuration (up to 160 keys), in file order.
 public struct ConsoleConfigTable: Sendable {
-    public static let capacity = 128
-    private var entries = InlineArray<128, ConsoleConfigEntry>(
+    public static let capacity = 160
+    private var entries = InlineArray<160, ConsoleConfigEntry>(
         repeating: ConsoleConfigEntry(key: ConsoleText(), value: ConsoleText(), isDefault: true))
     public private(set) var count = 0
     public private(set) var overflow = 0

@@ -1,0 +1,71 @@
+import Testing
+@testable import Configuration
+
+/// The `[uplink]` keys (issue 13's names, docs/uplink.md §9): names, defaults, the URL rules, the
+/// derived device id.
+struct UplinkConfigurationKeyTests {
+    func load(_ text: String, overrides: [String] = []) throws(ConfigurationError) -> PuckdConfiguration {
+        try ConfigurationLoader.load(documents: [ConfigurationDocument(name: "/etc/puckd.conf", text: text)],
+                                     overrides: overrides).configuration
+    }
+
+    @Test func defaultsAndValues() throws {
+        let defaults = try load("")
+        #expect(defaults.uplink == UplinkSettings())
+        #expect(defaults.uplink.mqttURL.isEmpty && defaults.uplink.osmandURL.isEmpty && defaults.uplink.intervalSeconds == 0)
+        #expect(ConfigurationKeys.keys(in: "uplink").map(\.name) == [
+            "device_id", "mqtt_url", "mqtt_topic", "mqtt_password_file", "mqtt_ca_file", "osmand_url", "interval_s",
+            "min_distance_m", "backlog_limit", "backlog_max_age_s"])
+        let c = try load("""
+            [uplink]
+            device_id = van-7
+            mqtt_url = mqtt://fleet@10.0.0.5:1884
+            mqtt_topic = fleet/van-7/pos
+            mqtt_password_file = /etc/puckd/mqtt.password
+            interval_s = 10
+            min_distance_m = 50
+            backlog_limit = 5000
+            backlog_max_age_s = 120
+            """)
+        #expect(c.uplink.deviceID == "van-7" && c.uplink.mqttTopic == "fleet/van-7/pos" && c.uplink.intervalSeconds == 10
+            && c.uplink.minimumDistanceMeters == 50 && c.uplink.backlogLimitRecords == 5000 && c.uplink.backlogMaximumAgeSeconds == 120)
+        #expect(MQTTBrokerURL.parse(c.uplink.mqttURL) == .success(MQTTBrokerURL(user: "fleet", host: "10.0.0.5", port: 1884)))
+        #expect(MQTTBrokerURL.parse("mqtt://broker.example") == .success(MQTTBrokerURL(user: nil, host: "broker.example", port: 1883)))
+        #expect(MQTTBrokerURL.parse("mqtt://[::1]:2000") == .success(MQTTBrokerURL(user: nil, host: "::1", port: 2000)))
+        #expect(c.uplink.resolvedTopic(deviceID: "van-7") == "fleet/van-7/pos")
+        #expect(UplinkSettings().resolvedTopic(deviceID: "x") == "puckd/x/position")
+        #expect(try load("", overrides: ["uplink.mqtt_url=mqtt://127.0.0.1:4000"]).uplink.mqttURL == "mqtt://127.0.0.1:4000")
+    }
+
+    @Test func deviceIDIsDerivedFromTheMachineIDWithoutExposingIt() {
+        let id = "0123456789abcdef0123456789abcdef"
+        let derived = UplinkSettings.derivedDeviceID(machineID: id + "\n")
+        #expect(derived.hasPrefix("puckd-") && derived.count == 18 && !derived.contains("0123456789ab"))
+        #expect(derived == UplinkSettings.derivedDeviceID(machineID: id))
+        #expect(derived != UplinkSettings.derivedDeviceID(machineID: "fedcba9876543210fedcba9876543210"))
+        #expect(UplinkSettings.derivedDeviceID(machineID: nil) == "puckd-unknown")
+        var s = UplinkSettings()
+        #expect(s.resolvedDeviceID(machineID: id) == derived)
+        s.deviceID = "van-7"
+        #expect(s.resolvedDeviceID(machineID: id) == "van-7")
+    }
+
+    @Test func badValuesNameTheKeyAndWhatToDo() {
+        for (text, says) in [("[uplink]\nmqtt_url = mqtts://broker:8883\n", "TLS) is not built yet"),
+                             ("[uplink]\nmqtt_url = http://broker\n", "does not start with mqtt://"),
+                             ("[uplink]\nmqtt_url = mqtt://u:secret@broker\n", "put it in mqtt_password_file"),
+                             ("[uplink]\nmqtt_url = mqtt://broker:0\n", "port must be 1–65535"),
+                             ("[uplink]\nmqtt_topic = a/+/b\n", "wildcards"),
+                             ("[uplink]\ndevice_id = a/b\n", "goes into MQTT topics"),
+                             ("[uplink]\nmqtt_password_file = mqtt.pw\n", "not an absolute path"),
+                             ("[uplink]\nosmand_url = http://traccar:5055\n", "not built into puckd run yet"),
+                             ("[uplink]\ninterval_s = -1\n", "interval_s = -1: out of range")] {
+            do throws(ConfigurationError) {
+                _ = try load(text)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect("\(error)".contains(says), "\(error)")
+            }
+        }
+    }
+}
