@@ -46,7 +46,8 @@ public final class MQTTUplinkClient {
         session = MQTTSession(keepAliveSeconds: settings.keepAliveSeconds, responseTimeoutSeconds: settings.responseTimeoutSeconds)
         forwarder = UplinkForwarder(cursor: cursor, window: min(settings.window, MQTTSession.inFlightCapacity),
                                     backlogLimitRecords: settings.backlogLimitRecords,
-                                    backlogMessagesPerSecond: settings.backlogMessagesPerSecond)
+                                    backlogMessagesPerSecond: settings.backlogMessagesPerSecond,
+                                    inOrderSpan: settings.inOrderSpanRecords)
         backoff = ReconnectBackoff(seed: seed, baseSeconds: settings.backoffBaseSeconds, maximumSeconds: settings.backoffMaximumSeconds)
         output = .allocate(byteCount: Self.outputCapacity, alignment: 8)
         input = .allocate(byteCount: 4096, alignment: 8)

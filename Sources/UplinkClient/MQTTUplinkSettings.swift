@@ -18,6 +18,8 @@ public struct MQTTUplinkSettings: Sendable {
     public var window: Int
     public var backlogMessagesPerSecond: Int
     public var backlogLimitRecords: UInt64
+    /// The forwarder's in-order span (`UplinkForwarder.inOrderSpan`).
+    public var inOrderSpanRecords: UInt64 = 0
     public var backoffBaseSeconds: Int
     public var backoffMaximumSeconds: Int
 

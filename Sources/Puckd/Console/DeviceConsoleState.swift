@@ -127,6 +127,7 @@ extension Device {
         }
         persistence.fillSnapshot(&d, description: t.state)
         trackRecorder.fillSnapshot(&d, nowNanoseconds: now)
+        uplink.fillSnapshot(&d, nowNanoseconds: now)
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {

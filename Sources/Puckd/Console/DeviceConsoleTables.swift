@@ -118,6 +118,7 @@ extension Device {
         persistence.appendStats(to: &t)
         appendGpsdServerCounters(&t)
         trackRecorder.appendStats(to: &t)
+        uplink.appendStats(to: &t)
         d.counters = t
     }
 }

@@ -64,6 +64,8 @@ public final class Device {
     var lastIMUSampleForServer: IMUSample?
     /// The track journal (`[track]`, Outputs/DeviceTrackRecorder.swift).
     let trackRecorder: DeviceTrackRecorder
+    /// The fleet uplink (`[uplink]`, Outputs/DeviceUplink.swift): off unless `mqtt_url` is set.
+    let uplink: DeviceUplink
     /// The state file: store, dirty flag, write intervals.
     var persistence: Persistence
     let notifier: SystemdNotifier
@@ -197,6 +199,11 @@ public final class Device {
         controls = ControlsLink(c.gpio, gpio: setup.gpio, slots: PollSlots(first: slots[3], count: 2), nowNanoseconds: now,
                                 degradations: &degradations)
         ppsInput = PPSInput(c.pps, gpio: setup.gpio, slot: slots[5])
+        let machineID: String? = c.uplink.deviceID.isEmpty && !c.uplink.mqttURL.isEmpty
+            ? (try? WholeFile.read("/etc/machine-id", limitBytes: 256)).map { String(decoding: $0, as: UTF8.self) } : nil
+        uplink = DeviceUplink(c.uplink, track: c.track, stateDirectory: c.state.directory, machineID: machineID,
+                              slot: scheduler.pollSet.reserve(1).first, output: output)
+        if let why = uplink.degradation { degradations.append(why) }
         self.degradations = degradations
         switch setup.console {
         case .none:
@@ -213,7 +220,7 @@ public final class Device {
         gpsLink.receiverBytesServer = setup.gpsdServer
         loadConsolePassword(c.console.passwordFile)
 
-        startupReport = persistence.reportLines + trackRecorder.reportLines + setup.gpsdServerReport
+        startupReport = persistence.reportLines + trackRecorder.reportLines + uplink.reportLines + setup.gpsdServerReport
         probeIMU(now: now)
         buildReport(now: now)
         prepareConsoleState()

@@ -55,6 +55,8 @@ public struct DeviceReadiness: OptionSet, Sendable {
     public static let consoleOutput = DeviceReadiness(rawValue: 256)
     /// A client of the gpsd-protocol server (or a connection) is ready.
     public static let gpsdServer = DeviceReadiness(rawValue: 512)
+    /// The fleet uplink's connection is readable or writable (or finished connecting).
+    public static let uplink = DeviceReadiness(rawValue: 1024)
     public static let all = DeviceReadiness(rawValue: 0xFFFF)
 }
 

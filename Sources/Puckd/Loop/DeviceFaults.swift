@@ -16,8 +16,12 @@ public struct DeviceFaults: OptionSet, Sendable, Equatable {
     public static let pps = DeviceFaults(rawValue: 16)
     /// The track journal cannot be written (full, read-only, missing or forbidden directory).
     public static let track = DeviceFaults(rawValue: 32)
+    /// The fleet uplink fails (connection, cursor file) or its oldest unsent position is older than
+    /// `[uplink] backlog_max_age_s`.
+    public static let uplink = DeviceFaults(rawValue: 64)
 
     /// Names in bit order, for status lines.
     static let names: [(DeviceFaults, StaticString)] = [(.gpsDown, "gps-down"), (.gpsSilent, "gps-silent"), (.imu, "imu"),
-                                                       (.state, "state"), (.pps, "pps"), (.track, "track")]
+                                                       (.state, "state"), (.pps, "pps"), (.track, "track"),
+                                                       (.uplink, "uplink")]
 }

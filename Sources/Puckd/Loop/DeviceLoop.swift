@@ -110,6 +110,8 @@ extension Device {
                                                              ? FileDescriptor(rawValue: $0.transport.outputDescriptor) : nil },
                  events: .writable)
         poll.set(slots[8], descriptor: gpsdServer?.pollDescriptor, events: .readable)
+        var uplinkPoll = poll
+        uplink.fillPollSlots(&uplinkPoll)
         let readiness = scheduler.wait()
         let flags: [9 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
                                              .consoleOutput, .gpsdServer]
@@ -119,6 +121,7 @@ extension Device {
             if readiness.isReady(slots[i]) { ready.insert(flags[i]) }
             i += 1
         }
+        if readiness.isReady(uplink.slot) { ready.insert(.uplink) }
         return ready
     }
 
@@ -143,6 +146,13 @@ extension Device {
         if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
         if let due = trackRecorder.deadlineNanoseconds, now >= due { _ = trackRecorder.service(nowNanoseconds: now, ready: .all) }
+        if uplink.isEnabled {
+            uplink.publish(durableSequence: trackRecorder.durableSequence, newestUTCNanoseconds: trackRecorder.newestUTCNanoseconds,
+                           nowNanoseconds: now)
+            if ready.contains(.uplink) || now >= (uplink.deadlineNanoseconds ?? .max) {
+                _ = uplink.service(nowNanoseconds: now, ready: ready.contains(.uplink) ? .all : .none)
+            }
+        }
         if let console, ready.contains(.console) || console.hasBufferedInput
             || now >= console.transport.inputPollRequest.deadlineNanoseconds {
             serviceConsole(nowNanoseconds: now)
@@ -163,7 +173,9 @@ extension Device {
             flushConsole(nowNanoseconds: now)
         }
         scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds,
-                      deadline: WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds, trackRecorder.deadlineNanoseconds),
+                      deadline: WakeScheduler.earliest(WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds,
+                                                                             trackRecorder.deadlineNanoseconds),
+                                                      uplink.deadlineNanoseconds),
                       fired: ready.contains(.timer))
         return baud
     }
@@ -188,6 +200,9 @@ extension Device {
             gpio.close()
         }
         output.text(trackRecorder.close(nowNanoseconds: now))
+        uplink.publish(durableSequence: trackRecorder.durableSequence, newestUTCNanoseconds: trackRecorder.newestUTCNanoseconds,
+                       nowNanoseconds: now)
+        if let line = uplink.close(nowNanoseconds: now) { output.text(line) }
         let (stateText, status) = persistence.finalSave(stateRecord())
         output.text("stopped by " + (stopReason ?? .runTime).description + ": " + (controls.leds != nil ? "LEDs off, " : "")
             + stateText)

@@ -104,6 +104,7 @@ extension Device {
         if persistence.isFaulted { f.insert(.state) }
         if ppsInput.problem != nil { f.insert(.pps) }
         if trackRecorder.isFaulted { f.insert(.track) }
+        if uplink.isFaulted { f.insert(.uplink) }
         faults = f
         if f == loggedFaults { return }
         let appeared = f.subtracting(loggedFaults), cleared = loggedFaults.subtracting(f)

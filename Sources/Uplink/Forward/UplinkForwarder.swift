@@ -21,6 +21,9 @@ public struct UplinkForwarder: Sendable {
     public let window: Int
     public let backlogLimitRecords: UInt64
     public let backlogMessagesPerSecond: Int
+    /// Records this close to the newest are sent oldest first and not rate-limited (a recent flush's
+    /// batch is not a backlog); 0: the newest alone is live.
+    public let inOrderSpan: UInt64
 
     /// Last sequence acknowledged with everything before it (0: none yet; sequences start at 1).
     public private(set) var cursor: UInt64
@@ -41,7 +44,9 @@ public struct UplinkForwarder: Sendable {
     public private(set) var forgottenAcknowledgements: UInt64 = 0
 
     /// `cursor` is the persisted one (0 for a new uplink); `window` ≤ 32.
-    public init(cursor: UInt64, window: Int = 16, backlogLimitRecords: UInt64 = 1_000_000, backlogMessagesPerSecond: Int = 20) {
+    public init(cursor: UInt64, window: Int = 16, backlogLimitRecords: UInt64 = 1_000_000, backlogMessagesPerSecond: Int = 20,
+                inOrderSpan: UInt64 = 0) {
+        self.inOrderSpan = inOrderSpan
         precondition(window >= 1 && window <= Self.windowCapacity)
         self.cursor = cursor
         self.window = window
@@ -74,6 +79,9 @@ public struct UplinkForwarder: Sendable {
     /// record within the rate limit).
     public mutating func next(nowNanoseconds now: Int64) -> Candidate? {
         guard inFlightCount < window else { return nil }
+        if inOrderSpan > 0, let first = firstBacklog(below: newest + 1), newest - first < inOrderSpan {
+            return Candidate(sequence: first, isLive: false)   // the recent batch, in order, not rate-limited
+        }
         if newest > lastLive && newest > cursor && !isInFlight(newest) && !isAbove(newest) {
             return Candidate(sequence: newest, isLive: true)   // live first; in order when there is no backlog
         }
@@ -94,7 +102,7 @@ public struct UplinkForwarder: Sendable {
     public mutating func sent(_ candidate: Candidate, nowNanoseconds now: Int64) {
         inFlight[inFlightCount] = candidate.sequence
         inFlightCount += 1
-        if candidate.isLive { lastLive = candidate.sequence } else { tokensMilli -= 1000 }
+        if candidate.isLive { lastLive = candidate.sequence } else { tokensMilli = max(tokensMilli - 1000, 0) }
         if !candidate.isLive && candidate.sequence >= nextBacklog { nextBacklog = candidate.sequence + 1 }
     }
 

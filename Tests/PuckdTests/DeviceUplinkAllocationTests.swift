@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
+@testable import Puckd
+
+/// The fixed-allocation rule with the fleet uplink on (docs/uplink.md §9): a real mosquitto on a free
+/// loopback port, the device's MQTT client connected to it, each durable record published and
+/// acknowledged, the cursor saved every 5 s — 100 000 wake-ups allocate nothing (debug and release).
+@Suite(.serialized) struct DeviceUplinkAllocationTests {
+    /// A mosquitto of this test (daemonized, its pid file read back; killed by that pid).
+    static func startBroker(in directory: String) -> (port: Int, pid: pid_t)? {
+        guard runProcess(["sh", "-c", "command -v mosquitto"])?.status == 0 else { return nil }
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let user = runProcess(["id", "-un"])?.output.split(separator: "\n").first.map(String.init) ?? "mosquitto"
+        let conf = directory + "/mosquitto.conf"
+        let text = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\npid_file \(directory)/mosquitto.pid\nuser \(user)\n"
+        guard runProcess(["sh", "-c", "cat > " + conf], input: Array(text.utf8))?.status == 0,
+              runProcess(["mosquitto", "-d", "-c", conf])?.status == 0 else { return nil }
+        for _ in 0..<100 {
+            if let pidText = Fixtures.readFile(directory + "/mosquitto.pid"),
+               let pid = pid_t(String(decoding: pidText, as: UTF8.self).split(separator: "\n").first ?? "") { return (port, pid) }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    @Test func hundredThousandWakeUpsWithTheUplinkConnectedAllocateNothing() throws {
+        let scratch = Fixtures.temporaryDirectory(prefix: "puckd-uplink-alloc")
+        defer { _ = runProcess(["rm", "-rf", scratch]) }
+        let broker = try #require(Self.startBroker(in: scratch), "mosquitto is needed (make test installs it)")
+        defer { kill(broker.pid, SIGKILL) }
+        let h = try SimulatedDeviceHarness(overrides: ["track.flush_interval_s=1", "uplink.device_id=alloc",
+                                                       "uplink.mqtt_url=mqtt://127.0.0.1:" + String(broker.port)])
+        defer { h.removeDirectory() }
+        let client = try #require(h.device.uplink.client, "the uplink is on: \(h.device.uplink.reportLines)")
+        // Warm-up: connect, publish, acknowledge, save the cursor (20 s of the drive); real time passes
+        // between steps so the broker's answers arrive.
+        var steps = 0
+        while steps < 20_000 {
+            h.now += 1_000_000
+            _ = h.device.step(gps: &h.source, nowNanoseconds: h.now, ready: .all)
+            steps += 1
+            if steps % 100 == 0 { usleep(1000) }
+        }
+        #expect(client.connections == 1 && client.fault == nil, "\(String(describing: client.fault))")
+        let sent0 = client.messagesSent, acknowledged0 = client.forwarder.acknowledgedCount
+        let writes0 = h.device.uplink.cursorStore?.writes ?? 0
+        var wakeUps = 0
+        let allocations = allocationCount {
+            while wakeUps < 100_000 {
+                h.now += 1_000_000
+                _ = h.device.step(gps: &h.source, nowNanoseconds: h.now, ready: .all)
+                wakeUps += 1
+                if wakeUps % 100 == 0 { usleep(1000) }
+            }
+        }
+        #expect(allocations == 0)
+        // The uplink worked during the measured run: about ten fixes a second published and acknowledged.
+        #expect(client.messagesSent - sent0 > 500)
+        #expect(client.forwarder.acknowledgedCount - acknowledged0 > 500)
+        #expect((h.device.uplink.cursorStore?.writes ?? 0) - writes0 >= 10, "the cursor saved about every 5 s")
+        #expect(client.connections == 1 && client.fault == nil)
+    }
+}
