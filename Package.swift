@@ -96,7 +96,7 @@ let package = Package(
                                                  "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
                                                  "CBundledData", "CLinux", "TrackLog"],
                 swiftSettings: strict),
-        .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
+        .executableTarget(name: "puckd", dependencies: ["Commands", "SystemCalls"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
         .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",

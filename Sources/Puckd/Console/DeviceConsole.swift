@@ -1,3 +1,4 @@
+import SystemCalls
 import Console
 import Hardware
 
@@ -7,7 +8,7 @@ public enum DeviceConsoleEndpoint: Sendable, Equatable {
     case none
     /// Commands from `input`, replies on `output` (0 and 1 outside tests). `interactive` nil: decided by
     /// whether `input` is a terminal; `rawMode`: put a terminal input into raw mode (off in tests).
-    case standardStreams(input: Int32, output: Int32, interactive: Bool?, rawMode: Bool)
+    case standardStreams(input: FileDescriptor, output: FileDescriptor, interactive: Bool?, rawMode: Bool)
     /// A serial port or USB gadget port at `baudRate` bit/s.
     case serial(path: String, baudRate: Int)
 }

@@ -1,4 +1,4 @@
-import CLinux
+import SystemCalls
 import Configuration
 import Console
 import Hardware
@@ -167,7 +167,7 @@ extension Device {
             d.calibration = .idle
         }
         d.lastCalibrationResult = lastCalibrationResult
-        d.allocationsAfterStartUp = allocationBaseline >= 0 ? clinux_console_thread_allocations() - allocationBaseline : nil
+        d.allocationsAfterStartUp = allocationBaseline >= 0 ? ThreadAllocations.count().map { $0 - allocationBaseline } : nil
     }
 
     static func gpsStateName(_ status: SourceStatus) -> StaticString {

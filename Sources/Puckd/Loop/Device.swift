@@ -1,5 +1,4 @@
 import IMU
-import CLinux
 import Configuration
 import Console
 import Controls

@@ -1,4 +1,3 @@
-import CLinux
 import SystemCalls
 import Hardware
 import NMEA
@@ -26,7 +25,7 @@ extension Device {
         gps: inout Source, baudControl: Bool, describe: (borrowing Source) -> String?,
         setBaud: (inout Source, Int, Int64) throws(SourceError) -> Void
     ) -> Int32 {
-        var now = clinux_monotonic_ns()
+        var now = Int64(truncatingIfNeeded: SystemClock.monotonicNanoseconds())
         if baudControl, let rate = startBaudSearch(nowNanoseconds: now) { try? setBaud(&gps, rate, now) }
         if printsReport { printReport() }
         notifier.ready(nowNanoseconds: now)
@@ -68,7 +67,7 @@ extension Device {
             if let stop = stopAtNanoseconds, now >= stop, stopReason == nil { stopReason = .runTime }
             if stopReason != nil { break }
             ready = waitForWake(gps: gps, nowNanoseconds: now)
-            now = clinux_monotonic_ns()       // the one clock read of this wake-up
+            now = Int64(truncatingIfNeeded: SystemClock.monotonicNanoseconds())       // the one clock read of this wake-up
             wakeUps += 1
         }
         return now
@@ -100,14 +99,14 @@ extension Device {
         let poll = scheduler.pollSet, slots = scheduler.routerSlots
         poll.set(slots[0], descriptor: signalDescriptor, events: .readable)
         poll.set(slots[1], descriptor: scheduler.timer, events: .readable)
-        poll.set(slots[2], descriptor: FileDescriptor(rawValue: request.fileDescriptor), events: PollEvents(rawValue: request.events))
+        poll.set(slots[2], descriptor: request.fileDescriptor, events: request.events)
         controls.fillPollSlots(poll, gpio: gpio)
         ppsInput.fillPollSlots(poll, gpio: gpio)
         poll.set(slots[6], descriptor: console.flatMap { $0.inputEnded || $0.inputPaused ? nil
-                                                             : FileDescriptor(rawValue: $0.transport.inputPollRequest.fileDescriptor) },
+                                                             : $0.transport.inputPollRequest.fileDescriptor },
                  events: .readable)
         poll.set(slots[7], descriptor: console.flatMap { $0.session.pendingOutputCount > 0 && !$0.outputClosed
-                                                             ? FileDescriptor(rawValue: $0.transport.outputDescriptor) : nil },
+                                                             ? $0.transport.outputDescriptor : nil },
                  events: .writable)
         poll.set(slots[8], descriptor: gpsdServer?.pollDescriptor, events: .readable)
         let readiness = scheduler.wait()
@@ -166,8 +165,7 @@ extension Device {
     private func readSignals() {
         guard let signalDescriptor else { return }
         while true {
-            let signal = clinux_signalfd_next(signalDescriptor.rawValue)
-            if signal <= 0 { return }
+            guard let signal = signalDescriptor.nextSignal() else { return }
             if signal == StopReason.hangUpSignal { requestReload() } else { stopReason = StopReason(signal: signal) }
         }
     }

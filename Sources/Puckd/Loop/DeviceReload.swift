@@ -1,4 +1,3 @@
-import CLinux
 import Configuration
 import Controls
 

@@ -1,4 +1,3 @@
-import CLinux
 import Console
 import Configuration
 import Controls
@@ -80,7 +79,7 @@ struct PPSInput {
                 edges &+= 1
                 pairing.pulse(atNanoseconds: reading.assertRealtimeNanoseconds)
             }
-            _ = pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: clinux_realtime_ns())
+            _ = pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: Int64(truncatingIfNeeded: SystemClock.realtimeNanoseconds()))
         }
     }
 
