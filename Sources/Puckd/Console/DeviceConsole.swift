@@ -47,6 +47,10 @@ final class DeviceConsole {
     var replaceSessionWhenFlushed = false
     /// What the log calls this console: its device path, or "standard input/output".
     let name: ConsoleText
+    /// The `console` source row's description (the transport's, made at start-up).
+    let descriptionText: ConsoleText
+    /// Its two poll slots (input, output), set by the router after the slots are reserved.
+    var slots: PollSlots?
     /// Wrong passwords and the timed refusal after them; kept across sessions and reconnects.
     var loginGate = ConsoleLoginGate()
     /// The command applied and waiting for the next scheduled tick to be answered (the reply shows the
@@ -57,6 +61,7 @@ final class DeviceConsole {
 
     init(transport: ConsoleTransport, startCommand: String, name: String) {
         self.name = ConsoleText(string: name)
+        descriptionText = ConsoleText(string: transport.description)
         var o = ConsoleOptions(interactive: transport.isInteractive)
         if transport.terminalRows >= 3 { o.terminalRows = transport.terminalRows }
         options = o

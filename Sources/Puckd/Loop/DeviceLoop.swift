@@ -100,14 +100,15 @@ extension Device {
         poll.set(slots[0], descriptor: signalDescriptor, events: .readable)
         poll.set(slots[1], descriptor: scheduler.timer, events: .readable)
         poll.set(slots[2], descriptor: request.fileDescriptor, events: request.events)
-        controls.fillPollSlots(poll, gpio: gpio)
-        ppsInput.fillPollSlots(poll, gpio: gpio)
-        poll.set(slots[6], descriptor: console.flatMap { $0.inputEnded || $0.inputPaused ? nil
-                                                             : $0.transport.inputPollRequest.fileDescriptor },
-                 events: .readable)
-        poll.set(slots[7], descriptor: console.flatMap { $0.session.pendingOutputCount > 0 && !$0.outputClosed
-                                                             ? $0.transport.outputDescriptor : nil },
-                 events: .writable)
+        var pollSet = poll
+        controls.fillPollSlots(&pollSet)
+        ppsInput.fillPollSlots(&pollSet)
+        if let console {
+            console.fillPollSlots(&pollSet)
+        } else {
+            poll.set(slots[6], descriptor: nil, events: .readable)
+            poll.set(slots[7], descriptor: nil, events: .writable)
+        }
         poll.set(slots[8], descriptor: gpsdServer?.pollDescriptor, events: .readable)
         let readiness = scheduler.wait()
         let flags: [9 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
@@ -128,7 +129,7 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
-        board.service(nowNanoseconds: now)
+        board.service(nowNanoseconds: now, ready: .none)
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
@@ -136,10 +137,10 @@ extension Device {
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
-        if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
+        if ready.contains(.pps) { _ = ppsInput.service(nowNanoseconds: now, ready: .all) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
         if let console, ready.contains(.console) || console.hasBufferedInput
-            || now >= console.transport.inputPollRequest.deadlineNanoseconds {
+            || now >= console.deadlineNanoseconds ?? .max {
             serviceConsole(nowNanoseconds: now)
         }
         if scheduler.tickDue(nowNanoseconds: now) {
@@ -177,7 +178,7 @@ extension Device {
         notifier.stopping()
         finishConsole(nowNanoseconds: now)
         if let gpio {
-            controls.allOff(gpio: gpio, nowNanoseconds: now, output: output)
+            controls.allOff(nowNanoseconds: now)
             gpio.close()
         }
         let (stateText, status) = persistence.finalSave(stateRecord())
