@@ -1,7 +1,7 @@
 import Testing
 @testable import Configuration
 
-/// The `[uplink]` keys (issue 13's names, docs/uplink.md §9): names, defaults, the URL rules, the
+/// The `[uplink]` keys (the names scripts rely on, docs/uplink.md §9): names, defaults, the URL rules, the
 /// derived device id.
 struct UplinkConfigurationKeyTests {
     func load(_ text: String, overrides: [String] = []) throws(ConfigurationError) -> PuckdConfiguration {
