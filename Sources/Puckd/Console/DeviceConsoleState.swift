@@ -126,7 +126,6 @@ extension Device {
                                         state: Self.gpsStateName(console.transport.status), isHealthy: !console.outputClosed))
         }
         persistence.fillSnapshot(&d, description: t.state)
-        trackRecorder.fillSnapshot(&d, nowNanoseconds: now)
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {
@@ -155,6 +154,7 @@ extension Device {
         }
         if faults.contains(.pps) { d.faults.append(ConsoleFault(source: "pps", reason: t.ppsProblem)) }
         if gpio == nil && !t.gpioProblem.isEmpty { d.faults.append(ConsoleFault(source: "gpio", reason: t.gpioProblem)) }
+        trackRecorder.fillSnapshot(&d, nowNanoseconds: now)   // its source row, its fault, the track view
         refreshLEDs(&d, nowNanoseconds: now)
         refreshCounters(&d)
         // Calibration.
