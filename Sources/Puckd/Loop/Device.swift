@@ -135,6 +135,13 @@ public final class Device {
         nextStatusNanoseconds = now
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
+        // Until the receiver's cycle ender is learned, an epoch closes after the longest pause inside
+        // one burst at the line's speed (docs/nmea-epochs.md §1.2); auto-baud: the slowest rate tried.
+        if case .fixed(let rate) = c.gps.baud {
+            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: rate)
+        } else {
+            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: 4800)
+        }
         epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
         accuracySetting = c.tracking.accuracy
