@@ -61,6 +61,8 @@ public final class Device {
     let gpsdServer: GpsdServer?
     /// chrony's refclock socket (`[time] chrony_socket`), nil when none.
     let chrony: ChronySocket?
+    /// chrony's refclock socket for PPS pulse samples (`[time] chrony_pps_socket`), nil when none.
+    let chronyPPS: ChronySocket?
     var lastIMUSampleForServer: IMUSample?
     /// The state file: store, dirty flag, write intervals.
     var persistence: Persistence
@@ -124,6 +126,7 @@ public final class Device {
         gpio = setup.gpio
         gpsdServer = setup.gpsdServer
         chrony = c.time.chronySocketPath.map { ChronySocket(path: $0) }
+        chronyPPS = c.time.chronyPPSSocketPath.map { ChronySocket(path: $0) }
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor
@@ -136,7 +139,7 @@ public final class Device {
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
         // Until the receiver's cycle ender is learned, an epoch closes after the longest pause inside
-        // one burst at the line's speed (docs/nmea-epochs.md §1.2); auto-baud: the slowest rate tried.
+        // one burst at the line's speed (docs/nmea-epochs.md §1, the quiet line); auto-baud: the slowest rate tried.
         if case .fixed(let rate) = c.gps.baud {
             epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: rate)
         } else {
