@@ -131,6 +131,6 @@ extension GpsdServer {
 
     func deliver(slot: Int) {
         enqueueScratch(slot: slot)
-        if !flush(slot: slot) { close(slot: slot) }
+        if !flush(slot: slot) { closeClient(slot: slot) }
     }
 }

@@ -15,7 +15,6 @@ import TestSupport
     /// Modules still calling the OS directly, and why they are not migrated yet.
     static let notYetMigrated: [String: String] = [
         "Puckd": "SystemdNotify, StandardStreams and ConsolePassword still import Glibc (the loop itself is on FileDescriptor)",
-        "GpsdServer": "sockets and epoll (SocketCalls.swift, CLinux socket.c) are not in SystemCalls yet",
         "TrackLog": "PosixTrackFiles lists directories with opendir/readdir and its errors carry raw errno values",
         "Hardware": "serial, TCP, gpsd, GPIO and I2C backends still use raw descriptors and -errno results",
         "Commands": "the subcommands' terminal, pacing and output code still calls libc directly",
