@@ -71,7 +71,7 @@ struct PPSInput {
 
     /// A fix at a whole UTC second (`utc`, ns) arrived at `now`: pair it with the last pulse. Returns
     /// the pairing (for the router: the gpsd server's PPS/TOFF, chrony's pulse samples), its pulse
-    /// time on `pulseClock`.
+    /// time on the clock `pulseClockIsMonotonic` names.
     mutating func publish(wholeSecondUTCNanoseconds utc: Int64, nowNanoseconds now: Int64) -> PPSPairedPulse? {
         if line != nil {
             return pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: now)
