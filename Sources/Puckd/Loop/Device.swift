@@ -60,6 +60,8 @@ public final class Device {
     let gpsdServer: GpsdServer?
     /// chrony's refclock socket (`[time] chrony_socket`), nil when none.
     let chrony: ChronySocket?
+    /// chrony's refclock socket for PPS pulse samples (`[time] chrony_pps_socket`), nil when none.
+    let chronyPPS: ChronySocket?
     var lastIMUSampleForServer: IMUSample?
     /// The track journal (`[track]`, Outputs/DeviceTrackRecorder.swift).
     let trackRecorder: DeviceTrackRecorder
@@ -125,6 +127,7 @@ public final class Device {
         gpio = setup.gpio
         gpsdServer = setup.gpsdServer
         chrony = c.time.chronySocketPath.map { ChronySocket(path: $0) }
+        chronyPPS = c.time.chronyPPSSocketPath.map { ChronySocket(path: $0) }
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor
@@ -136,6 +139,13 @@ public final class Device {
         nextStatusNanoseconds = now
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
+        // Until the receiver's cycle ender is learned, an epoch closes after the longest pause inside
+        // one burst at the line's speed (docs/nmea-epochs.md §1, the quiet line); auto-baud: the slowest rate tried.
+        if case .fixed(let rate) = c.gps.baud {
+            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: rate)
+        } else {
+            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: 4800)
+        }
         epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
         accuracySetting = c.tracking.accuracy

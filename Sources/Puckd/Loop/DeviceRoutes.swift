@@ -2,7 +2,8 @@ import NMEA
 import State
 
 /// What the router does with the GPS link's output: each fix goes to the tracking core, the heading
-/// (declination, course aiding), the gpsd server and chrony, the track journal, the PPS pairing (whole seconds) and the state (the last good fix).
+/// (declination, course aiding), the gpsd server and chrony, the track journal, the PPS pairing
+/// (whole seconds; a paired pulse to the server and chrony) and the state (the last good fix).
 extension Device {
     /// One fix the GPS link completed at `now`.
     func route(_ fix: borrowing Fix, nowNanoseconds now: Int64) {
@@ -16,6 +17,8 @@ extension Device {
         publishToChrony(fix: fix, nowNanoseconds: now)
         trackRecorder.publish(fix: fix, heading: trackHeading(for: fix), nowNanoseconds: now)
         guard let utc = fix.utcNanoseconds, utc % 1_000_000_000 == 0 else { return }
-        ppsInput.publish(wholeSecondUTCNanoseconds: utc, nowNanoseconds: now)
+        if let pulse = ppsInput.publish(wholeSecondUTCNanoseconds: utc, nowNanoseconds: now) {
+            publishPulse(pulse, monotonic: ppsInput.pulseClockIsMonotonic, nowNanoseconds: now)
+        }
     }
 }

@@ -15,7 +15,6 @@ extension Device {
         core.tick(atNanoseconds: now)
         drainCoreEvents()
         publishTickToGpsdServer(nowNanoseconds: now)
-        publishTickToGpsdServer(nowNanoseconds: now)
         updateFaults(nowNanoseconds: now)
         if controls.leds != nil {
             controls.showLEDs(indicatorState(nowNanoseconds: now), nowNanoseconds: now)
