@@ -1,0 +1,31 @@
+extension TrackingCore {
+    /// True while the core's state moves between inputs in a way only ticks advance, so it must be
+    /// ticked at the display rate: a camera animation or request (a request whose properties stay
+    /// put still completes on a tick), a viewport transition waiting to start, the puck gliding to
+    /// its latest fix, the puck's or the follow-puck heading's bearing turning. The halo pulse and
+    /// the dot's breathing are not counted: they are pure functions of the tick time, computed by
+    /// whichever tick a reader of the puck asks for (docs/power.md).
+    public var animates: Bool {
+        let now = clockNanoseconds
+        if animator.isAnimating || animator.newestRunningID != nil || transitionPending { return true }
+        return puckMotion.isMoving(at: now) || puckBearing.isMoving(at: now) || viewportHeading.isMoving(at: now)
+    }
+
+    /// With nothing animating, the next monotonic time (ns) at which a tick changes the state
+    /// without an input: temporary full accuracy ending, a bearing source timing out, a delayed
+    /// north check falling due, the puck turning stale. nil: none pending. A tick at an input and
+    /// one at this time give the same puck and camera as ticking at the full rate (docs/power.md).
+    public var nextChangeNanoseconds: Int64? {
+        let now = clockNanoseconds
+        var next = Int64.max
+        func consider(_ t: Int64?) { if let t, t > now, t < next { next = t } }
+        consider(temporaryFullAccuracyUntilNanoseconds)
+        consider(bearingExpiryNanoseconds == .max ? nil : bearingExpiryNanoseconds)
+        consider(pendingResetNorthNanoseconds)
+        consider(pendingGestureNorthCheckNanoseconds)
+        if configuration.staleStateEnabled, let fresh = lastFreshFixNanoseconds {
+            consider(fresh &+ Self.nanoseconds(configuration.staleTimeoutSeconds))
+        }
+        return next == .max ? nil : next
+    }
+}
