@@ -4,11 +4,11 @@ SWIFT        ?= swift
 # xz to unpack fixtures, debian-archive-keyring for fetching the other libgpiod API, the aarch64 cross
 # compiler for scripts/check-aarch64, cc for the static binary's NSS test, xmllint to validate the track
 # log's GPX against the GPX 1.1 schema) and benchmarks (gpsd-clients
-# for gpsdecode, pip for pynmea2, time for RSS).
+# for gpsdecode, pip for pynmea2, time for RSS, binutils for the RSS breakdown).
 BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-gps debian-archive-keyring gcc libc6-dev libxml2-utils \
                 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind
+BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind binutils
 # The Debian package (make deb, and make test, which installs it): debhelper and dpkg-dev build it,
 # lintian checks it (man-db for its manual page checks), systemd's systemd-analyze verifies the unit.
 DEB_PKGS     := debhelper dpkg-dev lintian man-db systemd
