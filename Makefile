@@ -33,7 +33,7 @@ OTHER_TEST_ENV  = $(OTHER_ENV) PUCKD_EXPECT_LIBGPIOD=$$($(OTHER_ENV) pkg-config 
                   PUCKD_DEVICE_BINARY=$(CURDIR)/$(PUCKD_OTHER)
 
 .PHONY: all deps-build deps-test deps-bench deps-deb build build-other libgpiod-other run test test-other bench hil \
-        clean install uninstall goldens deb test-deb
+        clean install uninstall goldens order deb test-deb
 
 all: build
 
@@ -81,6 +81,12 @@ test: deps-test build
 test-other: build-other
 	$(OTHER_ENV) $(SWIFT) build --build-tests --scratch-path .build/gpiod-other
 	$(OTHER_TEST_ENV) $(SWIFT) test --skip-build --scratch-path .build/gpiod-other --filter '^(HardwareTests|ControlsTests|SimulationTests|PuckdTests|CommandsTests)\.'
+
+# Regenerates scripts/puckd.order, the device binary's symbol order, from callgrind profiles of replay
+# and run (scripts/link-order); commit it with the change that moved the hot code. A stale order costs
+# peak RSS: docs/power.md has the figures.
+order: deps-bench
+	./scripts/link-order
 
 # Regenerates the expected outputs of the golden tracking scenarios (Tests/Fixtures/tracking/README.md):
 # each NAME.scenario run by `puckd scenario` at 10 Hz into NAME.expected.jsonl. Review with git diff.
