@@ -1,10 +1,10 @@
 extension TrackingCore {
-    /// True while the core's state moves between inputs in a way only ticks advance, so it must be
-    /// ticked at the display rate: a camera animation or request (a request whose properties stay
-    /// put still completes on a tick), a viewport transition waiting to start, the puck gliding to
-    /// its latest fix, the puck's or the follow-puck heading's bearing turning. The halo pulse and
-    /// the dot's breathing are not counted: they are pure functions of the tick time, computed by
-    /// whichever tick a reader of the puck asks for (docs/power.md).
+    /// True while the camera or the puck animates, so the device ticks at the display rate: a camera
+    /// animation or request (state only ticks advance: a request whose properties stay put still
+    /// completes on a tick), a viewport transition waiting to start, the puck gliding to its latest
+    /// fix, the puck's or the follow-puck heading's bearing turning (functions of time, counted
+    /// because a reader of frames sees them move). The halo pulse and the dot's breathing are not
+    /// counted: a reader that wants them asks for ticks at its own rate (docs/power.md).
     public var animates: Bool {
         let now = clockNanoseconds
         if animator.isAnimating || animator.newestRunningID != nil || transitionPending { return true }
