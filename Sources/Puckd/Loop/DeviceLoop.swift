@@ -143,9 +143,12 @@ extension Device {
             || now >= console.transport.inputPollRequest.deadlineNanoseconds {
             serviceConsole(nowNanoseconds: now)
         }
-        if scheduler.tickDue(nowNanoseconds: now) {
+        if ticksOnDemand { drainEventsOnDemand() }
+        if scheduler.tickDue(nowNanoseconds: now)
+            || (ticksOnDemand && tickAwaited && scheduler.periodElapsed(nowNanoseconds: now)) {
             tick(nowNanoseconds: now)
             scheduler.tickRan(nowNanoseconds: now)
+            tickRequested = false
         }
         periodic(nowNanoseconds: now)
         if pendingReloadRequests > 0 && now >= nextReloadNanoseconds {
@@ -158,8 +161,13 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: gpsLink.pipeline.deadlineNanoseconds,
-                      fired: ready.contains(.timer))
+        var deadline = gpsLink.pipeline.deadlineNanoseconds
+        if ticksOnDemand {
+            scheduler.planTick(fullRate: core.cameraAnimates, demand: tickAwaited ? now : nextTickDemandNanoseconds(nowNanoseconds: now),
+                               nowNanoseconds: now)
+            deadline = softWakeDeadline(gps: gps, deadline: deadline, nowNanoseconds: now)
+        }
+        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: deadline, fired: ready.contains(.timer))
         return baud
     }
 

@@ -7,9 +7,14 @@ extension TrackingCore {
     /// counted: a reader that wants them asks for ticks at its own rate (docs/power.md).
     public var animates: Bool {
         let now = clockNanoseconds
-        if animator.isAnimating || animator.newestRunningID != nil || transitionPending { return true }
+        if cameraAnimates { return true }
         return puckMotion.isMoving(at: now) || puckBearing.isMoving(at: now) || viewportHeading.isMoving(at: now)
     }
+
+    /// True while the camera animates: the part of `animates` that is state only ticks advance
+    /// (skipping its ticks changes the output, OnDemandTickTests), so the device ticks at the full
+    /// rate for it even with no reader of frames.
+    public var cameraAnimates: Bool { animator.isAnimating || animator.newestRunningID != nil || transitionPending }
 
     /// With nothing animating, the next monotonic time (ns) at which a tick changes the state
     /// without an input: temporary full accuracy ending, a bearing source timing out, a delayed
@@ -18,13 +23,13 @@ extension TrackingCore {
     public var nextChangeNanoseconds: Int64? {
         let now = clockNanoseconds
         var next = Int64.max
-        func consider(_ t: Int64?) { if let t, t > now, t < next { next = t } }
-        consider(temporaryFullAccuracyUntilNanoseconds)
-        consider(bearingExpiryNanoseconds == .max ? nil : bearingExpiryNanoseconds)
-        consider(pendingResetNorthNanoseconds)
-        consider(pendingGestureNorthCheckNanoseconds)
+        if let t = temporaryFullAccuracyUntilNanoseconds, t > now { next = min(next, t) }
+        if bearingExpiryNanoseconds > now { next = min(next, bearingExpiryNanoseconds) }
+        if let t = pendingResetNorthNanoseconds, t > now { next = min(next, t) }
+        if let t = pendingGestureNorthCheckNanoseconds, t > now { next = min(next, t) }
         if configuration.staleStateEnabled, let fresh = lastFreshFixNanoseconds {
-            consider(fresh &+ Self.nanoseconds(configuration.staleTimeoutSeconds))
+            let t = fresh &+ Self.nanoseconds(configuration.staleTimeoutSeconds)
+            if t > now { next = min(next, t) }
         }
         return next == .max ? nil : next
     }
