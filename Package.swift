@@ -88,7 +88,7 @@ let package = Package(
         // The device: the loop that wires sources, core, GPIO, state and console.
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
                                               "GpsdServer", "GpsdProtocol",
-                                              "Configuration", "State", "Simulation", "SystemCalls", "CLinux", "CCrypt"],
+                                              "Configuration", "State", "Simulation", "SystemCalls", "CCrypt"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
@@ -96,7 +96,7 @@ let package = Package(
                                                  "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
                                                  "CBundledData", "CLinux", "TrackLog"],
                 swiftSettings: strict),
-        .executableTarget(name: "puckd", dependencies: ["Commands"], swiftSettings: strict),
+        .executableTarget(name: "puckd", dependencies: ["Commands", "SystemCalls"], swiftSettings: strict),
 
         // `make bench`: figures, not tests.
         .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import Console
 import Heading
@@ -215,7 +216,7 @@ private struct HeadingReplayer {
 
     private func flush(_ output: inout OutputBuffer) -> Bool {
         precondition(!output.overflowed, "replay row overflowed the output buffer")
-        let ok = output.withBytes { StandardStreams.write(fd: 1, $0) }
+        let ok = output.withBytes { StandardStreams.write(to: .standardOutput, $0) }
         output.removeAll()
         if !ok { StandardStreams.err("puckd heading replay: cannot write to standard output\n") }
         return ok

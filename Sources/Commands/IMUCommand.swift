@@ -1,3 +1,4 @@
+import SystemCalls
 import IMU
 import Console
 import Glibc
@@ -124,7 +125,7 @@ enum IMUCommand {
             let now = monotonicNanoseconds()
             if let reading = device.poll(nowNanoseconds: now) {
                 format(reading.sample, since: start, into: &out)
-                out.withBytes { _ = StandardStreams.write(fd: 1, $0) }
+                out.withBytes { _ = StandardStreams.write(to: .standardOutput, $0) }
                 out.removeAll()
                 printed += 1
             }

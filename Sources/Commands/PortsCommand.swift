@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import Hardware
 import Puckd
@@ -106,7 +107,7 @@ private struct ProbeVisitor: ByteSourceVisitor {
             let request = source.pollRequest
             let deadline = min(end, request.deadlineNanoseconds)
             let timeoutMilliseconds = Int32(clamping: max(0, (deadline - now + 999_999) / 1_000_000))
-            var entry = pollfd(fd: request.fileDescriptor, events: request.events, revents: 0)
+            var entry = pollfd(fd: request.fileDescriptor?.rawValue ?? -1, events: request.events.rawValue, revents: 0)
             _ = poll(&entry, 1, timeoutMilliseconds)
         }
         let bytes = source.counters.bytesRead

@@ -104,12 +104,12 @@ public enum RunCommand {
             StandardStreams.out("puckd: configuration valid: " + sources.summary + "\n")
             return ExitStatus.ok
         }
-        let signals = clinux_device_signalfd()
+        let signals = try? FileDescriptor.loopSignals()
         defer {
-            if signals >= 0 { close(signals) }
-            clinux_device_signals_unblock()
+            do throws(Errno) { try signals?.close() } catch {}
+            FileDescriptor.unblockLoopSignals()
         }
-        let now = clinux_monotonic_ns()
+        let now = Int64(truncatingIfNeeded: SystemClock.monotonicNanoseconds())
         var setup: DeviceSetup
         let address: SourceAddress
         var options = SourceOptions()
@@ -153,7 +153,7 @@ public enum RunCommand {
             if case .file = address { setup.gpsIsRecording = true }
             openHardware(c, into: &setup)
         }
-        setup.signalDescriptor = FileDescriptor(rawValue: signals)
+        setup.signalDescriptor = signals
         setup.ticksOnDemand = true         // docs/power.md §2
         (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(c, devicePath: setup.simulation?.receiver.slavePath)
         setup.console = resolveConsole(c.console.device, gpsOnStandardInput: address == .standardInput)
@@ -175,13 +175,13 @@ public enum RunCommand {
         case .serial(let path, let baud):
             return .serial(path: path, baudRate: baud)
         case .stdio:
-            return gpsOnStandardInput ? .none : .standardStreams(input: 0, output: 1, interactive: nil, rawMode: true)
+            return gpsOnStandardInput ? .none : .standardStreams(input: .standardInput, output: .standardOutput, interactive: nil, rawMode: true)
         case .auto:
             if gpsOnStandardInput { return .none }
-            let startedBySystemd = getenv("NOTIFY_SOCKET") != nil || clinux_console_is_journal_stream(1) == 1
-                || clinux_console_is_journal_stream(2) == 1
+            let startedBySystemd = ProcessIdentity.environment("NOTIFY_SOCKET") != nil || FileDescriptor.standardOutput.isJournalStream
+                || FileDescriptor.standardError.isJournalStream
             if clinux_console_is_null_device(0) == 1 && startedBySystemd { return .none }
-            return .standardStreams(input: 0, output: 1, interactive: nil, rawMode: true)
+            return .standardStreams(input: .standardInput, output: .standardOutput, interactive: nil, rawMode: true)
         }
     }
 

@@ -76,7 +76,7 @@ public enum ScenarioCommand {
         var more = true
         while more {
             more = runner.run(into: &out)
-            let ok = out.withBytes { StandardStreams.write(fd: fd, $0) }
+            let ok = out.withBytes { StandardStreams.write(to: FileDescriptor(known: fd), $0) }
             out.removeAll()
             if !ok { return errno == EPIPE ? ExitStatus.ok : ExitStatus.ioError }
         }

@@ -3,6 +3,9 @@ import Glibc
 /// Who this process runs as and what its environment says: effective user and group, the user and
 /// group databases (names for messages), environment variables. Start-up and command use only.
 public enum ProcessIdentity {
+    /// getpid(2): this process's id.
+    public static var processID: Int32 { getpid() }
+
     /// geteuid(2).
     public static var effectiveUserID: UInt32 { geteuid() }
 

@@ -1,4 +1,4 @@
-import Glibc
 import Commands
+import SystemCalls
 
-exit(CommandLineTool.main(CommandLine.arguments))
+ProcessExit.exit(CommandLineTool.main(CommandLine.arguments))

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import TestSupport
 import Testing
@@ -7,8 +8,8 @@ import Testing
 /// simulated sources, measured with the per-thread malloc counter in debug and release builds.
 @Suite struct AllocationTests {
     /// Waits until `fd` is readable (poll allocates nothing).
-    func waitReadable(_ fd: Int32) {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    func waitReadable(_ fd: FileDescriptor?) {
+        var entry = pollfd(fd: fd?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
         _ = poll(&entry, 1, 5000)
     }
 

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import TestSupport
 import Testing
@@ -97,6 +98,6 @@ import Testing
         let n = try scratch.withUnsafeMutableBytes { try source.read(into: $0, nowNanoseconds: 0) }
         #expect(n == 0)
         #expect(source.status == .open)
-        #expect(source.pollRequest == .input(ends[0]))
+        #expect(source.pollRequest == .input(FileDescriptor(known: ends[0])))
     }
 }

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import TestSupport
 import Testing
@@ -73,7 +74,7 @@ import Testing
         try source.setBaudRate(38400, nowNanoseconds: monotonicNanoseconds())
         #expect(source.baudRate == 38400)
         var settings = termios()
-        #expect(tcgetattr(source.pollRequest.fileDescriptor, &settings) == 0)
+        #expect(tcgetattr(source.pollRequest.fileDescriptor?.rawValue ?? -1, &settings) == 0)
         #expect(cfgetispeed(&settings) == speed_t(B38400))
         #expect(throws: SourceError(.unsupportedBaudRate, origin: .serial, subject: pty.slavePath, systemErrno: EINVAL, detail: 12345)) {
             try source.setBaudRate(12345)
@@ -114,7 +115,7 @@ import Testing
         #expect(counters.errors(.disconnected) == 1)
         #expect(counters.errors(.notFound) == 2)
         #expect(counters.opens == 1)
-        #expect(source.pollRequest.fileDescriptor == -1)
+        #expect(source.pollRequest.fileDescriptor == nil)
     }
 
     @Test func missingDeviceIsRetriedNotFatal() {

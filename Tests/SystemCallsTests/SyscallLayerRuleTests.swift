@@ -14,14 +14,11 @@ import TestSupport
 
     /// Modules still calling the OS directly, and why they are not migrated yet.
     static let notYetMigrated: [String: String] = [
-        "Puckd": "SystemdNotify, StandardStreams and ConsolePassword still import Glibc (the loop itself is on FileDescriptor)",
         "GpsdServer": "sockets and epoll (SocketCalls.swift, CLinux socket.c) are not in SystemCalls yet",
         "TrackLog": "PosixTrackFiles lists directories with opendir/readdir and its errors carry raw errno values",
-        "Hardware": "serial, TCP, gpsd, GPIO and I2C backends still use raw descriptors and -errno results",
+        "Hardware": "termios, sockets, directory scans, PPS and I2C opens still call libc; sources count -errno internally (their poll requests and the console transport hand out FileDescriptor)",
         "Commands": "the subcommands' terminal, pacing and output code still calls libc directly",
         "Simulation": "the pty twin of the receiver and the GPIO twin's eventfds still call libc directly",
-        "Console": "OutputBuffer writes to its descriptor with write(2)",
-        "puckd": "main() installs its signal handling with libc",
         "IMU": "I2CError.other carries the raw errno of Hardware's I2CDevBus (an Errno once Hardware moves)",
     ]
 

@@ -97,7 +97,7 @@ struct HeadingTests {
         #expect(core.camera.bearingDegrees == 60)
     }
 
-    @Test func issue4_bearingFallbackOrder() {
+    @Test func bearingFallbackOrder() {
         var selector = HeadingSourceSelector(imuTimeoutNanoseconds: 2 * second, gpsMaxAgeNanoseconds: 3 * second,
                                              courseMinimumSpeedMetersPerSecond: 0.5, assumedGPSAccuracyDegrees: 10)
         let t: Int64 = 100 * second
@@ -127,7 +127,7 @@ struct HeadingTests {
         #expect(literal.select(at: t)?.degrees == 286.35)
     }
 
-    @Test func issue4_activeSourceIsReportedOnThePuck() {
+    @Test func activeSourceIsReportedOnThePuck() {
         var core = makeCore()
         core.setShowsUserLocation(true, atNanoseconds: 0)
         core.updateLocation(makeFix(berlin, course: 45, speed: 3), atNanoseconds: 0)

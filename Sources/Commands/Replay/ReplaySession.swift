@@ -1,3 +1,4 @@
+import SystemCalls
 import Console
 import Glibc
 import Hardware
@@ -69,7 +70,7 @@ struct ReplaySession: ~Copyable {
             summary.append(" gaps, "); summary.append(uint: s.backwardJumps); summary.append(" backward time jumps\n")
         }
         lostBytes += summary.droppedBytes
-        let summaryWritten = summary.withBytes { StandardStreams.write(fd: summaryFD, $0) }
+        let summaryWritten = summary.withBytes { StandardStreams.write(to: FileDescriptor(known: summaryFD), $0) }
         if !summaryWritten {
             if writeErrno == 0 { writeErrno = errno }
             lostBytes += summary.count
@@ -101,7 +102,7 @@ struct ReplaySession: ~Copyable {
             StandardStreams.err("puckd replay: " + bytes + " of output were lost in puckd's output buffer (a bug: "
                 + "please report it with the log); the output is incomplete\n")
         default:
-            StandardStreams.err("puckd replay: writing the output failed (" + SystemErrorText.describe(writeErrno)
+            StandardStreams.err("puckd replay: writing the output failed (" + Errno(rawValue: writeErrno).description
                 + "): " + bytes + " of the " + fixes + "' output and summary were not written; free space or "
                 + "give a writable destination\n")
         }
@@ -144,7 +145,7 @@ struct ReplaySession: ~Copyable {
             out.removeAll()
             return
         }
-        let ok = out.withBytes { StandardStreams.write(fd: outputFD, $0) }
+        let ok = out.withBytes { StandardStreams.write(to: FileDescriptor(known: outputFD), $0) }
         if !ok {
             outputClosed = true
             writeErrno = errno

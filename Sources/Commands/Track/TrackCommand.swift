@@ -1,3 +1,4 @@
+import SystemCalls
 import CLinux
 import Configuration
 import Glibc
@@ -132,7 +133,7 @@ public enum TrackCommand {
         default: return exportNMEA(directory: directory, segments: range == TrackTimeRange() ? all : segments)
         }
         let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ StandardStreams.write(fd: 1, $0) }) else { return writeFailed() }
+        guard bytes.withUnsafeBytes({ StandardStreams.write(to: .standardOutput, $0) }) else { return writeFailed() }
         return ExitStatus.ok
     }
 
@@ -142,7 +143,7 @@ public enum TrackCommand {
         var wrote = 0
         for s in segments {
             guard case .success(let bytes) = reader.files.read(reader.rawPath(s.name)), !bytes.isEmpty else { continue }
-            guard bytes.withUnsafeBytes({ StandardStreams.write(fd: 1, $0) }) else { return writeFailed() }
+            guard bytes.withUnsafeBytes({ StandardStreams.write(to: .standardOutput, $0) }) else { return writeFailed() }
             wrote += bytes.count
         }
         if wrote == 0 {

@@ -105,7 +105,9 @@ public enum ConfigurationKeys {
 
     public static let heading: [ConfigurationKey] = HeadingConfiguration.settingKeys.map { name in
         ConfigurationKey(section: "heading", name: name, allowed: "a number ≥ 0",
-                         doc: "heading estimator tuning (see puckd heading --help)", live: true,
+                         doc: name == "heading_filter_deg"
+                             ? "minimum heading change, degrees, that turns the camera and raises a heading event (the tracking core's heading filter)"
+                             : "heading estimator tuning (see puckd heading --help)", live: true,
                          read: { ConfigurationKey.formatNumber($0.heading.value(of: name) ?? 0) },
                          write: { c, text in
                              do throws(HeadingConfigurationError) { try c.heading.set(name, to: text) } catch {

@@ -1,4 +1,3 @@
-import Glibc
 import NMEA
 
 /// A fixed-capacity byte buffer for text output (console replies, JSON lines, replay lines) that never
@@ -45,7 +44,8 @@ public struct OutputBuffer: ~Copyable {
         let n = min(max(n, 0), count)
         if n == 0 { return }
         let rest = count - n
-        if rest > 0, let base = storage.baseAddress { memmove(base, base + n, rest) }
+        // copyMemory is memmove: the regions overlap.
+        if rest > 0, let base = storage.baseAddress { UnsafeMutableRawPointer(base).copyMemory(from: base + n, byteCount: rest) }
         count = rest
     }
 

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A stream of bytes from a GPS receiver: serial port, log file, stdin, TCP server, gpsd or a
@@ -30,33 +31,33 @@ public protocol ByteSource: ~Copyable {
 /// What a source asks of the device loop's poll(): a descriptor with events, and a monotonic
 /// deadline at which `read` must be called even if the descriptor stays quiet.
 public struct PollRequest: Equatable, Sendable {
-    /// Descriptor to poll, or -1 when the source has none now (closed, waiting, simulated).
-    public var fileDescriptor: Int32
-    /// poll(2) events: POLLIN while open, POLLOUT while a TCP connect or command is pending.
-    public var events: Int16
+    /// Descriptor to poll, or nil when the source has none now (closed, waiting, simulated).
+    public var fileDescriptor: FileDescriptor?
+    /// poll(2) events: readable while open, writable while a TCP connect or command is pending.
+    public var events: PollEvents
     /// Monotonic nanoseconds at which to call `read` regardless of the descriptor (first open,
     /// reconnect, connect or silence timeout, next simulated byte); `Int64.max` for never.
     public var deadlineNanoseconds: Int64
 
     /// Creates a poll request.
-    public init(fileDescriptor: Int32, events: Int16, deadlineNanoseconds: Int64) {
+    public init(fileDescriptor: FileDescriptor?, events: PollEvents, deadlineNanoseconds: Int64) {
         self.fileDescriptor = fileDescriptor
         self.events = events
         self.deadlineNanoseconds = deadlineNanoseconds
     }
 
     /// Poll for input on `fileDescriptor`, with a deadline (default: none).
-    public static func input(_ fileDescriptor: Int32, deadlineNanoseconds: Int64 = .max) -> PollRequest {
-        PollRequest(fileDescriptor: fileDescriptor, events: Int16(POLLIN), deadlineNanoseconds: deadlineNanoseconds)
+    public static func input(_ fileDescriptor: FileDescriptor?, deadlineNanoseconds: Int64 = .max) -> PollRequest {
+        PollRequest(fileDescriptor: fileDescriptor, events: .readable, deadlineNanoseconds: deadlineNanoseconds)
     }
 
     /// No descriptor; call `read` at the deadline.
     public static func wake(atNanoseconds deadline: Int64) -> PollRequest {
-        PollRequest(fileDescriptor: -1, events: 0, deadlineNanoseconds: deadline)
+        PollRequest(fileDescriptor: nil, events: [], deadlineNanoseconds: deadline)
     }
 
     /// Nothing to wait for any more (finished or failed for good).
-    public static let never = PollRequest(fileDescriptor: -1, events: 0, deadlineNanoseconds: .max)
+    public static let never = PollRequest(fileDescriptor: nil, events: [], deadlineNanoseconds: .max)
 }
 
 /// Where a source is in its life cycle.

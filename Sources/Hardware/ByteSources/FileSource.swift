@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A recorded NMEA log read as fast as the caller reads (`FILE`), or standard input (`-`).
@@ -34,7 +35,7 @@ public struct FileSource: ByteSource, ~Copyable {
     }
 
     deinit {
-        if ownsDescriptor { SystemCalls.close(fd) }
+        if ownsDescriptor { FileDescriptor(rawValue: fd)?.closeDroppingError() }
     }
 
     public var status: SourceStatus { lifecycle.status }
@@ -43,7 +44,7 @@ public struct FileSource: ByteSource, ~Copyable {
     public var pollRequest: PollRequest {
         switch lifecycle.status {
         case .connecting: return .wake(atNanoseconds: .min)
-        case .open: return .input(fd)
+        case .open: return .input(FileDescriptor(rawValue: fd))
         case .waitingToReconnect, .finished, .failed: return .never
         }
     }
@@ -52,10 +53,9 @@ public struct FileSource: ByteSource, ~Copyable {
         if case .connecting = lifecycle.status { try open(nowNanoseconds: now) }
         guard case .open = lifecycle.status, buffer.count > 0 else { return 0 }
         if mustPollBeforeRead {
-            let events = SystemCalls.pollNow(fd, events: Int16(POLLIN))
-            if events == 0 { return 0 }
+            if case .success([]) = FileDescriptor(known: fd).readinessNow(.readable) { return 0 }
         }
-        let n = SystemCalls.read(fd, into: buffer)
+        let n = FileDescriptor(known: fd).readCountingErrno(into: buffer)
         if n > 0 {
             lifecycle.delivered(n, nowNanoseconds: now)
             return n
@@ -94,7 +94,7 @@ public struct FileSource: ByteSource, ~Copyable {
     }
 
     private mutating func closeDescriptor() {
-        if ownsDescriptor { SystemCalls.close(fd) }
+        if ownsDescriptor { FileDescriptor(rawValue: fd)?.closeDroppingError() }
         fd = -1
     }
 }

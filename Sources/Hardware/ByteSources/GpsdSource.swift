@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// NMEA through a gpsd daemon (`gpsd://host[:port]`, default localhost:2947), for boards where
@@ -47,7 +48,7 @@ public struct GpsdSource: ByteSource, ~Copyable {
 
     public var pollRequest: PollRequest {
         var request = connection.pollRequest
-        if commandPending, case .open = connection.status { request.events |= Int16(POLLOUT) }
+        if commandPending, case .open = connection.status { request.events.insert(.writable) }
         return request
     }
 

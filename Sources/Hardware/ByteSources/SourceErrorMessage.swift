@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 extension SourceError {
@@ -27,7 +28,7 @@ extension SourceError {
         func errnoText() {
             if systemErrno == 0 { return }
             text(" (")
-            if let name = errnoName(systemErrno) { text(name) } else { SystemErrorText.write(systemErrno, to: sink) }
+            if let name = errnoName(systemErrno) { text(name) } else { Errno(rawValue: systemErrno).write(to: sink) }
             text(")")
         }
 

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A TCP server's resolved socket addresses and the non-blocking socket calls a TCP source makes.
@@ -67,15 +68,17 @@ struct TCPEndpoint {
         if result == 0 { return (fd, true, 0) }
         let code = errno
         if code == EINPROGRESS || code == EINTR { return (fd, false, 0) }
-        SystemCalls.close(fd)
+        FileDescriptor(rawValue: fd)?.closeDroppingError()
         return (-1, false, code)
     }
 
     /// The state of a connect in progress: nil while pending, 0 when connected, else its errno.
     static func connectResult(_ fd: Int32) -> Int32? {
-        let events = SystemCalls.pollNow(fd, events: Int16(POLLOUT))
-        if events == 0 { return nil }
-        if events < 0 { return -events }
+        switch FileDescriptor(known: fd).readinessNow(.writable) {
+        case .success([]): return nil
+        case .failure(let error): return error.rawValue
+        case .success: break
+        }
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         if getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) != 0 { return errno }

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// Raw NMEA from a TCP server (`tcp://host:port`), as phone apps ("NMEA over TCP") and network
@@ -40,7 +41,7 @@ public struct TCPSource: ByteSource, ~Copyable {
         self.lifecycle = SourceLifecycle(policy: policy)
     }
 
-    deinit { SystemCalls.close(fd) }
+    deinit { FileDescriptor(rawValue: fd)?.closeDroppingError() }
 
     public var status: SourceStatus { lifecycle.status }
     public var counters: SourceCounters { lifecycle.counters }
@@ -55,9 +56,9 @@ public struct TCPSource: ByteSource, ~Copyable {
         switch lifecycle.status {
         case .open:
             let silence = silenceTimeoutNanoseconds.map { lifecycle.lastActivityNanoseconds &+ $0 } ?? .max
-            return .input(fd, deadlineNanoseconds: silence)
+            return .input(FileDescriptor(rawValue: fd), deadlineNanoseconds: silence)
         case .connecting where fd >= 0:
-            return PollRequest(fileDescriptor: fd, events: Int16(POLLOUT), deadlineNanoseconds: connectDeadlineNanoseconds)
+            return PollRequest(fileDescriptor: FileDescriptor(rawValue: fd), events: .writable, deadlineNanoseconds: connectDeadlineNanoseconds)
         default:
             let deadline = lifecycle.retryDeadlineNanoseconds
             return deadline == .max ? .never : .wake(atNanoseconds: deadline)
@@ -73,7 +74,7 @@ public struct TCPSource: ByteSource, ~Copyable {
             try finishConnecting(nowNanoseconds: now)
             guard case .open = lifecycle.status else { return 0 }
         }
-        let n = SystemCalls.read(fd, into: buffer)
+        let n = FileDescriptor(known: fd).readCountingErrno(into: buffer)
         if n > 0 {
             lifecycle.delivered(n, nowNanoseconds: now)
             return n
@@ -95,7 +96,7 @@ public struct TCPSource: ByteSource, ~Copyable {
 
     /// Closes the connection, counts `error` and schedules the reconnect; returns it for throwing.
     mutating func fail(_ error: SourceError, nowNanoseconds now: Int64) -> SourceError {
-        SystemCalls.close(fd)
+        FileDescriptor(rawValue: fd)?.closeDroppingError()
         fd = -1
         addressIndex = 0
         return lifecycle.fail(error, nowNanoseconds: now)
@@ -136,7 +137,7 @@ public struct TCPSource: ByteSource, ~Copyable {
                 lifecycle.opened(nowNanoseconds: now)
                 return
             }
-            SystemCalls.close(fd)
+            FileDescriptor(rawValue: fd)?.closeDroppingError()
             fd = -1
             try nextAddressOrFail(code: code, nowNanoseconds: now)
             try startConnecting(nowNanoseconds: now)

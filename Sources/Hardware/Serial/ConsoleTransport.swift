@@ -1,3 +1,4 @@
+import SystemCalls
 import CLinux
 import Glibc
 
@@ -39,8 +40,8 @@ public final class ConsoleTransport {
     public let isInteractive: Bool
     /// What it is, for the start-up report: "standard input/output (a terminal)", "/dev/ttyGS0 at 115200 baud".
     public let description: String
-    private var inputDescriptor: Int32
-    private var outputDescriptorStorage: Int32
+    private var inputDescriptor: FileDescriptor?
+    private var outputDescriptorStorage: FileDescriptor?
     private let ownsOutputDescriptor: Bool
     private var serial: SerialSource?
     private var rawMode: Bool
@@ -51,19 +52,20 @@ public final class ConsoleTransport {
     /// The standard streams (`input`, `output`; 0 and 1 outside tests). `interactive` overrides the
     /// terminal test (tests); a terminal input is put into raw mode by `enterRawMode` when `rawMode` is
     /// true (after the start-up report, which is written with plain line ends).
-    public init(standardInput input: Int32 = 0, output: Int32 = 1, interactive: Bool? = nil, rawMode: Bool = true) {
+    public init(standardInput input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput,
+                interactive: Bool? = nil, rawMode: Bool = true) {
         kind = .standardStreams
         serial = nil
         self.rawMode = false
-        let terminal = isatty(input) == 1
+        let terminal = input.isTerminal
         isInteractive = interactive ?? terminal
         inputDescriptor = input
-        let nonblocking = clinux_console_nonblocking_output(output)
-        outputDescriptorStorage = nonblocking >= 0 ? nonblocking : output
-        ownsOutputDescriptor = nonblocking >= 0 && nonblocking != output
+        let nonblocking = FileDescriptor(rawValue: clinux_console_nonblocking_output(output.rawValue))
+        outputDescriptorStorage = nonblocking ?? output
+        ownsOutputDescriptor = nonblocking != nil && nonblocking != output
         wantsRawMode = terminal && rawMode && isInteractive
-        let rows = Int(clinux_console_terminal_rows(output))
-        terminalRows = rows > 0 ? rows : Int(clinux_console_terminal_rows(input))
+        let rows = Int(clinux_console_terminal_rows(output.rawValue))
+        terminalRows = rows > 0 ? rows : Int(clinux_console_terminal_rows(input.rawValue))
         description = "standard input/output (" + (isInteractive ? (terminal ? "a terminal, interactive" : "interactive")
             : "not a terminal: scripted, one command per line") + ")"
     }
@@ -72,8 +74,8 @@ public final class ConsoleTransport {
     public init(serialPath path: String, baudRate: Int, policy: ReconnectPolicy = ReconnectPolicy()) {
         kind = .serial
         isInteractive = true
-        inputDescriptor = -1
-        outputDescriptorStorage = -1
+        inputDescriptor = nil
+        outputDescriptorStorage = nil
         ownsOutputDescriptor = false
         wantsRawMode = false
         self.rawMode = false
@@ -84,7 +86,7 @@ public final class ConsoleTransport {
 
     deinit {
         if rawMode { clinux_console_tty_restore() }
-        if ownsOutputDescriptor { SystemCalls.close(outputDescriptorStorage) }
+        if ownsOutputDescriptor { outputDescriptorStorage?.closeDroppingError() }
     }
 
     /// What `poll` should watch for input: the descriptor (POLLIN), or a wake-up time to reopen a serial
@@ -92,16 +94,16 @@ public final class ConsoleTransport {
     public var inputPollRequest: PollRequest {
         switch serial {
         case .some(let port): return port.pollRequest
-        case .none: return inputDescriptor >= 0 ? .input(inputDescriptor) : .never
+        case .none: return inputDescriptor != nil ? .input(inputDescriptor) : .never
         }
     }
 
-    /// The descriptor replies are written to, -1 while there is none (serial port closed).
-    public var outputDescriptor: Int32 {
+    /// The descriptor replies are written to, nil while there is none (serial port closed).
+    public var outputDescriptor: FileDescriptor? {
         switch serial {
         case .some(let port):
             let request = port.pollRequest
-            return request.events & Int16(POLLIN) != 0 ? request.fileDescriptor : -1
+            return request.events.contains(.readable) ? request.fileDescriptor : nil
         case .none: return outputDescriptorStorage
         }
     }
@@ -119,7 +121,7 @@ public final class ConsoleTransport {
     public var status: SourceStatus {
         switch serial {
         case .some(let port): return port.status
-        case .none: return inputDescriptor >= 0 ? .open : .finished
+        case .none: return inputDescriptor != nil ? .open : .finished
         }
     }
 
@@ -133,46 +135,43 @@ public final class ConsoleTransport {
                 return .failed(error)
             }
         }
-        guard inputDescriptor >= 0 else { return .endOfInput }
-        let events = SystemCalls.pollNow(inputDescriptor, events: Int16(POLLIN))
-        if events == 0 { return .nothing }
-        let n = SystemCalls.read(inputDescriptor, into: buffer)
+        guard let input = inputDescriptor else { return .endOfInput }
+        if case .success([]) = input.readinessNow(.readable) { return .nothing }
+        let n = input.readCountingErrno(into: buffer)
         if n > 0 { return .bytes(n) }
         if n == -Int(EAGAIN) || n == -Int(EINTR) { return .nothing }
         // End of file, or an error such as EIO on a terminal that hung up: the input is over.
-        inputDescriptor = -1
+        inputDescriptor = nil
         return .endOfInput
     }
 
     /// Writes as much of `bytes` as the descriptor takes now: the count written (0 when it would block
     /// or there is no descriptor), or -errno when the output is broken (EPIPE: nobody reads any more).
     public func write(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let fd = outputDescriptor
-        guard fd >= 0, let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-        while true {
-            let n = Glibc.write(fd, base, bytes.count)
-            if n >= 0 { return n }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return 0 }
-            return -Int(code)
-        }
+        guard let output = outputDescriptor else { return 0 }
+        return output.writeCountingErrno(bytes)
     }
 
     /// Waits up to `timeoutMilliseconds` until the output can take bytes (the shutdown's last flush).
     /// Returns false on timeout or error.
     public func waitUntilWritable(timeoutMilliseconds: Int32) -> Bool {
-        let fd = outputDescriptor
-        guard fd >= 0 else { return false }
-        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        let n = Glibc.poll(&entry, 1, timeoutMilliseconds)
-        return n == 1 && entry.revents & Int16(POLLOUT) != 0
+        guard let output = outputDescriptor else { return false }
+        var entry = PollEntry(output, events: .writable)
+        let ready: Int
+        do throws(Errno) {
+            ready = try withUnsafeMutablePointer(to: &entry) { pointer throws(Errno) in
+                try FileDescriptor.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), timeoutMilliseconds: timeoutMilliseconds)
+            }
+        } catch {
+            return false
+        }
+        return ready == 1 && entry.returnedEvents.contains(.writable)
     }
 
     /// Puts a terminal on standard input into the console's raw mode (no echo, keys as bytes, output as
     /// is), when this transport wants it; restored by `restoreTerminal`, at exit and on fatal signals.
     public func enterRawMode() {
-        if wantsRawMode && !rawMode { rawMode = clinux_console_tty_raw(inputDescriptor) == 0 }
+        if wantsRawMode && !rawMode, let input = inputDescriptor { rawMode = clinux_console_tty_raw(input.rawValue) == 0 }
     }
 
     /// Puts the terminal settings back (raw mode off). Idempotent.

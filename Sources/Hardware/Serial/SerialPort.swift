@@ -1,3 +1,4 @@
+import SystemCalls
 import CSerialPort
 import Glibc
 
@@ -104,9 +105,13 @@ public struct SerialPort: @unchecked Sendable {
             if code == EAGAIN || code == EINTR { return .success(0) }
             return .failure(SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true))
         }
-        let events = SystemCalls.pollNow(fileDescriptor, events: Int16(POLLIN))
-        if events < 0 || events & Int32(POLLHUP | POLLERR | POLLNVAL) != 0 {
-            return .failure(SourceError(.disconnected, origin: .serial, subject: path, systemErrno: events < 0 ? -events : 0))
+        switch FileDescriptor(known: fileDescriptor).readinessNow(.readable) {
+        case .failure(let error):
+            return .failure(SourceError(.disconnected, origin: .serial, subject: path, systemErrno: error.rawValue))
+        case .success(let events) where !events.isDisjoint(with: [.hangUp, .error, .invalid]):
+            return .failure(SourceError(.disconnected, origin: .serial, subject: path, systemErrno: 0))
+        case .success:
+            break
         }
         return .success(0)
     }

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// NMEA from a serial device: libserialport when it knows the device (real UARTs, USB serial),
@@ -40,8 +41,8 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
 
     public var pollRequest: PollRequest {
         switch handle {
-        case .libserialport(let port): return .input(port.fileDescriptor)
-        case .termios(let port): return .input(port.fileDescriptor)
+        case .libserialport(let port): return .input(FileDescriptor(rawValue: port.fileDescriptor))
+        case .termios(let port): return .input(FileDescriptor(rawValue: port.fileDescriptor))
         case .closed:
             let deadline = lifecycle.retryDeadlineNanoseconds
             return deadline == .max ? .never : .wake(atNanoseconds: deadline)
@@ -214,6 +215,6 @@ public struct SerialBackendChoice: Equatable, Sendable {
     private func errnoSuffix(_ code: Int32) -> String {
         guard code != 0 else { return "" }
         if let name = errnoName(code) { return ", " + name.description }
-        return ", " + SystemErrorText.describe(code)
+        return ", " + Errno(rawValue: code).description
     }
 }

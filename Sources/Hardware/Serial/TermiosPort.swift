@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 
 /// A serial device opened with plain POSIX calls: `open(O_RDWR|O_NOCTTY|O_NONBLOCK)`, `cfmakeraw`,
@@ -23,7 +24,7 @@ public struct TermiosPort: Sendable {
         var settings = termios()
         if tcgetattr(fd, &settings) != 0 {
             let code = errno
-            SystemCalls.close(fd)
+            FileDescriptor(rawValue: fd)?.closeDroppingError()
             throw SourceError.fromErrno(code, origin: .serial, subject: path)
         }
         cfmakeraw(&settings)
@@ -40,7 +41,7 @@ public struct TermiosPort: Sendable {
         let port = TermiosPort(fileDescriptor: fd, path: path)
         if cfsetspeed(&settings, speed) != 0 || tcsetattr(fd, TCSANOW, &settings) != 0 {
             let code = errno
-            SystemCalls.close(fd)
+            FileDescriptor(rawValue: fd)?.closeDroppingError()
             if code == EINVAL {
                 throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: code, detail: Int64(baudRate))
             }
@@ -80,7 +81,7 @@ public struct TermiosPort: Sendable {
     /// Reads what is waiting: `.success(n)` with n > 0 bytes, or 0 when nothing yet;
     /// `.failure(.disconnected)` on hangup. (A result, not a throw: the owning source throws once.)
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SourceError> {
-        let n = SystemCalls.read(fileDescriptor, into: buffer)
+        let n = FileDescriptor(known: fileDescriptor).readCountingErrno(into: buffer)
         if n > 0 { return .success(n) }
         if n == 0 {
             if buffer.count == 0 { return .success(0) }
@@ -92,5 +93,5 @@ public struct TermiosPort: Sendable {
     }
 
     /// Closes the descriptor.
-    public func close() { SystemCalls.close(fileDescriptor) }
+    public func close() { FileDescriptor(rawValue: fileDescriptor)?.closeDroppingError() }
 }

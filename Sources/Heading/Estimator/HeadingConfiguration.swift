@@ -21,8 +21,9 @@ public enum HeadingConfigurationError: Error, Sendable, Equatable {
 public struct HeadingConfiguration: Sendable, Equatable {
     /// The AHRS filter's tuning.
     public var ahrs = AHRSConfiguration.default
-    /// Minimum heading change, degrees, before a new heading is published (CoreLocation's
-    /// `headingFilter`; 0 publishes every sample).
+    /// Minimum heading change, degrees, that moves the camera and raises a heading event (CoreLocation's
+    /// `headingFilter`, tracking.md 4.2; 0: every change). The tracking core applies it
+    /// (`TrackingConfiguration.headingFilterDegrees`); the estimator publishes every fused update.
     public var headingFilterDegrees: Double = 1
     /// Accuracy floor with a good calibration, degrees.
     public var calibratedFloorDegrees: Double = 1

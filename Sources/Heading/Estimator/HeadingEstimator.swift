@@ -7,10 +7,11 @@ import NMEA
 
 /// The heading provider's core: what the device loop (and `puckd heading replay`) runs per IMU sample.
 ///
-/// Per sample it applies the magnetometer calibration, runs the `AHRSFilter`, and decides whether a
-/// new heading is **published** (the heading moved by at least `headingFilterDegrees`, or its validity
-/// changed — CoreLocation's `headingFilter`). Per GPS fix it updates the WMM2025 declination that
-/// turns the magnetic heading into the true heading. Pure and allocation-free: no clock, no I/O.
+/// Per sample it applies the magnetometer calibration, runs the `AHRSFilter`, and **publishes** the
+/// new heading: every fused update while the heading is valid, and once when it turns invalid. (The
+/// one heading filter, CoreLocation's `headingFilter`, is the tracking core's: tracking.md 4.2.) Per
+/// GPS fix it updates the WMM2025 declination that turns the magnetic heading into the true heading.
+/// Pure and allocation-free: no clock, no I/O.
 ///
 /// Use:
 /// ```swift
@@ -24,7 +25,6 @@ public struct HeadingEstimator: Sendable {
     public var configuration: HeadingConfiguration {
         didSet {
             filter.configuration = configuration.ahrs
-            cosHeadingFilter = HeadingEstimator.cosine(of: configuration.headingFilterDegrees)
             floorRefreshNanoseconds = nil
         }
     }
@@ -40,10 +40,7 @@ public struct HeadingEstimator: Sendable {
     public private(set) var publishedCount = 0
     /// Timestamp of the last processed sample, nanoseconds.
     public private(set) var lastTimestampNanoseconds: Int64 = 0
-    /// Unit horizontal direction (east, north) of the forward axis when last published.
-    private var lastPublishedEast = 0.0, lastPublishedNorth = 1.0
     private var lastPublishedValid = false
-    private var cosHeadingFilter: Double
     /// The calibration-dependent accuracy floor, refreshed every `floorRefreshIntervalNanoseconds`.
     private var cachedFloorDegrees = 0.0
     private var cachedState = MagnetometerCalibrationState.uncalibrated
@@ -69,10 +66,7 @@ public struct HeadingEstimator: Sendable {
                             gyroBias: GyroBiasEstimator(initialBias: seed ?? .zero, trusted: seed != nil))
         self.calibration = calibration.flatMap { $0.isUsable ? $0 : nil }
         declination = DeclinationTracker(model: model)
-        cosHeadingFilter = HeadingEstimator.cosine(of: configuration.headingFilterDegrees)
     }
-
-    private static func cosine(of degrees: Double) -> Double { cos(min(180, max(0, degrees)) * Angle.radiansPerDegree) }
 
     /// Replaces the calibration (after a calibration run); the filter re-converges from the next sample.
     public mutating func setCalibration(_ calibration: MagnetometerCalibration?) {
@@ -104,21 +98,9 @@ public struct HeadingEstimator: Sendable {
         }
         let accuracy = accuracy(floorDegrees: cachedFloorDegrees)
         let valid = accuracy != nil
-        // Horizontal direction of the forward axis; published when it turned by ≥ headingFilterDegrees
-        // (compared by the cosine of the angle: no trigonometry per sample).
-        let q = filter.orientation
-        let east = 1 - 2 * (q.y * q.y + q.z * q.z), north = 2 * (q.x * q.y + q.w * q.z)
-        let length = (east * east + north * north).squareRoot()
-        // cos(turn) = dot / length ≤ cos(filter), without the division.
-        let moved = configuration.headingFilterDegrees <= 0
-            || (length > 0 && east * lastPublishedEast + north * lastPublishedNorth <= cosHeadingFilter * length)
-        guard valid != lastPublishedValid || (valid && (moved || published == nil)) else { return false }
-        published = estimate(heading: q.headingDegrees, accuracy: accuracy, state: cachedState)
+        guard valid || valid != lastPublishedValid else { return false }
+        published = estimate(heading: filter.orientation.headingDegrees, accuracy: accuracy, state: cachedState)
         publishedCount &+= 1
-        if length > 0 {
-            lastPublishedEast = east / length
-            lastPublishedNorth = north / length
-        }
         lastPublishedValid = valid
         return true
     }

@@ -1,7 +1,6 @@
 import SystemCalls
 import CCrypt
 import Configuration
-import Glibc
 
 /// The serial console's password (`[console] password_file`): a crypt(3) hash, as in /etc/shadow
 /// (`$y$…` yescrypt, `$6$…` SHA-512 …), read from a file only root and puckd's user may read

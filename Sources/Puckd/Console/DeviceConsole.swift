@@ -1,3 +1,4 @@
+import SystemCalls
 import Console
 import Hardware
 
@@ -7,7 +8,7 @@ public enum DeviceConsoleEndpoint: Sendable, Equatable {
     case none
     /// Commands from `input`, replies on `output` (0 and 1 outside tests). `interactive` nil: decided by
     /// whether `input` is a terminal; `rawMode`: put a terminal input into raw mode (off in tests).
-    case standardStreams(input: Int32, output: Int32, interactive: Bool?, rawMode: Bool)
+    case standardStreams(input: FileDescriptor, output: FileDescriptor, interactive: Bool?, rawMode: Bool)
     /// A serial port or USB gadget port at `baudRate` bit/s.
     case serial(path: String, baudRate: Int)
 }
@@ -46,6 +47,10 @@ final class DeviceConsole {
     var replaceSessionWhenFlushed = false
     /// What the log calls this console: its device path, or "standard input/output".
     let name: ConsoleText
+    /// The `console` source row's description (the transport's, made at start-up).
+    let descriptionText: ConsoleText
+    /// Its two poll slots (input, output), set by the router after the slots are reserved.
+    var slots: PollSlots?
     /// Wrong passwords and the timed refusal after them; kept across sessions and reconnects.
     var loginGate = ConsoleLoginGate()
     /// The command applied and waiting for the next scheduled tick to be answered (the reply shows the
@@ -56,6 +61,7 @@ final class DeviceConsole {
 
     init(transport: ConsoleTransport, startCommand: String, name: String) {
         self.name = ConsoleText(string: name)
+        descriptionText = ConsoleText(string: transport.description)
         var o = ConsoleOptions(interactive: transport.isInteractive)
         if transport.terminalRows >= 3 { o.terminalRows = transport.terminalRows }
         options = o

@@ -1,4 +1,4 @@
-import CLinux
+import SystemCalls
 import Console
 import Hardware
 
@@ -18,7 +18,7 @@ extension Device {
     func startConsole(nowNanoseconds now: Int64) {
         guard let console else { return }
         console.transport.enterRawMode()
-        allocationBaseline = clinux_console_thread_allocations()
+        allocationBaseline = ThreadAllocations.count() ?? -1
         if console.showsLogLines { output.console = console }
         if console.transport.kind == .standardStreams { beginConsoleSession(fresh: false, nowNanoseconds: now) }
         flushConsole(nowNanoseconds: now)

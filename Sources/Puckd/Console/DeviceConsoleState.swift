@@ -1,4 +1,4 @@
-import CLinux
+import SystemCalls
 import Configuration
 import Console
 import Hardware
@@ -15,10 +15,7 @@ struct DeviceConsoleTexts {
     var imuProblem = ConsoleText()
     var gpio = ConsoleText()
     var gpioProblem = ConsoleText()
-    var pps = ConsoleText()
     var ppsProblem = ConsoleText()
-    var console = ConsoleText()
-    var state = ConsoleText()
     var stateProblem = ConsoleText()
     var configPath = ConsoleText()
 }
@@ -49,10 +46,7 @@ extension Device {
             t.gpio = ConsoleText(configuration.gpio.disabled ? "disabled ([gpio] chip = none)" : "not opened")
             if let gpioProblem { t.gpioProblem = ConsoleText(string: gpioProblem) }
         }
-        t.pps = ppsInput.descriptionText
         if let ppsProblem = ppsInput.problem { t.ppsProblem = ConsoleText(string: ppsProblem) }
-        t.console = ConsoleText(string: console.transport.description)
-        t.state = ConsoleText(string: persistence.store?.path ?? configuration.state.directory)
         if let stateProblem = persistence.problem { t.stateProblem = ConsoleText(string: stateProblem) }
         t.configPath = ConsoleText(string: configurationSaveTarget ?? "")
         consoleTexts = t
@@ -120,12 +114,9 @@ extension Device {
                                     state: gpio == nil ? (configuration.gpio.disabled ? "disabled" : "unavailable")
                                         : board.gpioState,
                                     isHealthy: gpio != nil || gpioProblem == nil))
-        ppsInput.fillSnapshot(&d, description: t.pps)
-        if let console {
-            d.sources.set(ConsoleSource(name: "console", description: t.console,
-                                        state: Self.gpsStateName(console.transport.status), isHealthy: !console.outputClosed))
-        }
-        persistence.fillSnapshot(&d, description: t.state)
+        ppsInput.fillSnapshot(&d, nowNanoseconds: now)
+        console?.fillSnapshot(&d, nowNanoseconds: now)
+        persistence.fillSnapshot(&d, nowNanoseconds: now)
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {
@@ -167,7 +158,7 @@ extension Device {
             d.calibration = .idle
         }
         d.lastCalibrationResult = lastCalibrationResult
-        d.allocationsAfterStartUp = allocationBaseline >= 0 ? clinux_console_thread_allocations() - allocationBaseline : nil
+        d.allocationsAfterStartUp = allocationBaseline >= 0 ? ThreadAllocations.count().map { $0 - allocationBaseline } : nil
     }
 
     static func gpsStateName(_ status: SourceStatus) -> StaticString {

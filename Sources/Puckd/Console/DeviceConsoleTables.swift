@@ -105,14 +105,11 @@ extension Device {
         t.append("ahrs.gyroscopeOverranges", Int64(ahrs.gyroscopeOverranges))
         t.append("ahrs.accelerometerRejections", Int64(ahrs.accelerometerRejections))
         t.append("ahrs.magnetometerRejections", Int64(ahrs.magnetometerRejections))
-        controls.appendStats(to: &t, gpio: gpio, otherGPIOErrors: ppsInput.gpioErrors)
+        controls.appendStats(to: &t)
+        t.append("gpio.errors", Int64(truncatingIfNeeded: controls.gpioErrors &+ ppsInput.gpioErrors))
         ppsInput.appendStats(to: &t)
         t.append("console.commandsApplied", Int64(truncatingIfNeeded: c.commands))
-        if let console {
-            t.append("console.bytesWritten", console.writtenBytes)
-            t.append("console.bytesDroppedOutputClosed", console.droppedBytes)
-            t.append("console.sessions", Int64(console.sessionCount))
-        }
+        console?.appendStats(to: &t)
         t.append("log.linesWritten", Int64(output.writtenLines))
         t.append("log.linesDropped", Int64(output.droppedLines))
         persistence.appendStats(to: &t)

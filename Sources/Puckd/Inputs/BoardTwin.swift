@@ -5,8 +5,13 @@ import Simulation
 /// simulated board (its receiver writing epochs into the GPS pty, the IMU chips' motion or recording,
 /// the hand that presses buttons and turns the board for a calibration). The router services it like
 /// any other part and routes to it what the real world would see (a calibration asks the person to
-/// move the board, an IMU read samples the motion), so the loop has no simulation hooks.
-enum BoardTwin {
+/// move the board, an IMU read samples the motion), so the loop has no simulation hooks. It has no
+/// descriptor of its own (the simulated receiver writes into the GPS source's pty) and is serviced on
+/// every wake-up (the tick timer bounds how late an epoch is sent).
+enum BoardTwin: LoopComponent {
+    /// Nothing to route: what the twin does reaches the loop through the GPS pty and the I2C bus.
+    typealias Events = Void
+
     case hardware
     case simulated(SimulatedBoard)
 
@@ -15,7 +20,7 @@ enum BoardTwin {
     }
 
     /// Sends the simulated receiver's due epochs and releases held buttons.
-    func service(nowNanoseconds now: Int64) {
+    func service(nowNanoseconds now: Int64, ready: PollReadiness) {
         guard case .simulated(let board) = self else { return }
         board.service(nowNanoseconds: now)
     }

@@ -1,5 +1,4 @@
 import IMU
-import CLinux
 import Configuration
 import Console
 import Controls
@@ -156,6 +155,8 @@ public final class Device {
         heading = HeadingEstimator(configuration: c.heading,
                                    calibration: Self.calibration(saved?.calibration, gyroBias: saved?.gyroBiasRadiansPerSecond))
         var coreConfiguration = c.tracking.coreConfiguration()
+        // The one heading filter (tracking.md 4.2) is the core's; its key is `[heading] heading_filter_deg`.
+        coreConfiguration.headingFilterDegrees = min(180, max(0, c.heading.headingFilterDegrees))
         if let fix = saved?.lastFix {
             coreConfiguration.initialLatitudeDegrees = fix.latitudeDegrees
             coreConfiguration.initialLongitudeDegrees = fix.longitudeDegrees
@@ -196,7 +197,7 @@ public final class Device {
         if gpio == nil, !c.gpio.disabled, let gpioProblem = setup.gpioProblem {
             degradations.append("no buttons and LEDs: " + gpioProblem)
         }
-        controls = ControlsLink(c.gpio, gpio: setup.gpio, slots: PollSlots(first: slots[3], count: 2), nowNanoseconds: now,
+        controls = ControlsLink(c.gpio, gpio: setup.gpio, output: output, slots: PollSlots(first: slots[3], count: 2), nowNanoseconds: now,
                                 degradations: &degradations)
         ppsInput = PPSInput(c.pps, gpio: setup.gpio, slot: slots[5])
         self.degradations = degradations
@@ -211,6 +212,7 @@ public final class Device {
             console = DeviceConsole(transport: ConsoleTransport(serialPath: path, baudRate: baud),
                                     startCommand: c.console.startCommand, name: path)
         }
+        console?.slots = PollSlots(first: slots[6], count: 2)
         gpsLink = GPSLink(c.gps, epochs: epochs, output: output, console: console, nowNanoseconds: now)
         gpsLink.receiverBytesServer = setup.gpsdServer
         loadConsolePassword(c.console.passwordFile)

@@ -8,8 +8,10 @@ extension Device {
     /// Services the controls and performs what each recognised press asks.
     func serviceButtons(_ ready: DeviceReadiness, nowNanoseconds now: Int64) {
         guard gpio != nil, controls.buttons != nil else { return }
-        controls.service(gpio: gpio, primaryReady: ready.contains(.primaryButton), secondaryReady: ready.contains(.secondaryButton),
-                         nowNanoseconds: now, output: output)
+        let slots = controls.slots
+        let lines: UInt32 = (ready.contains(.primaryButton) ? 1 << UInt32(slots[0]) : 0)
+            | (ready.contains(.secondaryButton) ? 1 << UInt32(slots[1]) : 0)
+        _ = controls.service(nowNanoseconds: now, ready: .slots(lines))
         var i = 0
         while i < controls.presses.count {
             let press = controls.presses[i]

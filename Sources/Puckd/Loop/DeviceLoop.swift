@@ -1,4 +1,3 @@
-import CLinux
 import SystemCalls
 import Hardware
 import NMEA
@@ -26,7 +25,7 @@ extension Device {
         gps: inout Source, baudControl: Bool, describe: (borrowing Source) -> String?,
         setBaud: (inout Source, Int, Int64) throws(SourceError) -> Void
     ) -> Int32 {
-        var now = clinux_monotonic_ns()
+        var now = Int64(truncatingIfNeeded: SystemClock.monotonicNanoseconds())
         if baudControl, let rate = startBaudSearch(nowNanoseconds: now) { try? setBaud(&gps, rate, now) }
         if printsReport { printReport() }
         notifier.ready(nowNanoseconds: now)
@@ -68,7 +67,7 @@ extension Device {
             if let stop = stopAtNanoseconds, now >= stop, stopReason == nil { stopReason = .runTime }
             if stopReason != nil { break }
             ready = waitForWake(gps: gps, nowNanoseconds: now)
-            now = clinux_monotonic_ns()       // the one clock read of this wake-up
+            now = Int64(truncatingIfNeeded: SystemClock.monotonicNanoseconds())       // the one clock read of this wake-up
             wakeUps += 1
         }
         return now
@@ -100,15 +99,16 @@ extension Device {
         let poll = scheduler.pollSet, slots = scheduler.routerSlots
         poll.set(slots[0], descriptor: signalDescriptor, events: .readable)
         poll.set(slots[1], descriptor: scheduler.timer, events: .readable)
-        poll.set(slots[2], descriptor: FileDescriptor(rawValue: request.fileDescriptor), events: PollEvents(rawValue: request.events))
-        controls.fillPollSlots(poll, gpio: gpio)
-        ppsInput.fillPollSlots(poll, gpio: gpio)
-        poll.set(slots[6], descriptor: console.flatMap { $0.inputEnded || $0.inputPaused ? nil
-                                                             : FileDescriptor(rawValue: $0.transport.inputPollRequest.fileDescriptor) },
-                 events: .readable)
-        poll.set(slots[7], descriptor: console.flatMap { $0.session.pendingOutputCount > 0 && !$0.outputClosed
-                                                             ? FileDescriptor(rawValue: $0.transport.outputDescriptor) : nil },
-                 events: .writable)
+        poll.set(slots[2], descriptor: request.fileDescriptor, events: request.events)
+        var pollSet = poll
+        controls.fillPollSlots(&pollSet)
+        ppsInput.fillPollSlots(&pollSet)
+        if let console {
+            console.fillPollSlots(&pollSet)
+        } else {
+            poll.set(slots[6], descriptor: nil, events: .readable)
+            poll.set(slots[7], descriptor: nil, events: .writable)
+        }
         poll.set(slots[8], descriptor: gpsdServer?.pollDescriptor, events: .readable)
         let readiness = scheduler.wait()
         let flags: [9 of DeviceReadiness] = [.signal, .timer, .gps, .primaryButton, .secondaryButton, .pps, .console,
@@ -129,7 +129,7 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
-        board.service(nowNanoseconds: now)
+        board.service(nowNanoseconds: now, ready: .none)
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
@@ -137,10 +137,10 @@ extension Device {
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
-        if ready.contains(.pps) { ppsInput.service(gpio: gpio) }
+        if ready.contains(.pps) { _ = ppsInput.service(nowNanoseconds: now, ready: .all) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
         if let console, ready.contains(.console) || console.hasBufferedInput
-            || now >= console.transport.inputPollRequest.deadlineNanoseconds {
+            || now >= console.deadlineNanoseconds ?? .max {
             serviceConsole(nowNanoseconds: now)
         }
         if ticksOnDemand { drainEventsOnDemand() }
@@ -174,8 +174,7 @@ extension Device {
     private func readSignals() {
         guard let signalDescriptor else { return }
         while true {
-            let signal = clinux_signalfd_next(signalDescriptor.rawValue)
-            if signal <= 0 { return }
+            guard let signal = signalDescriptor.nextSignal() else { return }
             if signal == StopReason.hangUpSignal { requestReload() } else { stopReason = StopReason(signal: signal) }
         }
     }
@@ -187,7 +186,7 @@ extension Device {
         notifier.stopping()
         finishConsole(nowNanoseconds: now)
         if let gpio {
-            controls.allOff(gpio: gpio, nowNanoseconds: now, output: output)
+            controls.allOff(nowNanoseconds: now)
             gpio.close()
         }
         let (stateText, status) = persistence.finalSave(stateRecord())

@@ -1,4 +1,3 @@
-import CLinux
 import Console
 import SystemCalls
 
@@ -35,7 +34,7 @@ public final class DeviceOutput {
 
     public init(fileDescriptor: FileDescriptor = .standardOutput) {
         self.fileDescriptor = fileDescriptor
-        prefixesPriorities = clinux_console_is_journal_stream(fileDescriptor.rawValue) == 1
+        prefixesPriorities = fileDescriptor.isJournalStream
     }
 
     /// Writes one log line: "puckd: " + what `build` appends + newline (after `<N>` on the journal).
@@ -81,12 +80,11 @@ public final class DeviceOutput {
             writtenLines += 1
             return
         }
-        let writable = clinux_writable_now(fileDescriptor.rawValue)
-        guard writable == 1 else {
+        guard fileDescriptor.isWritableNow else {
             droppedLines += 1
             return
         }
-        let ok = buffer.withBytes { StandardStreams.write(fd: fileDescriptor.rawValue, $0) }
+        let ok = buffer.withBytes { StandardStreams.write(to: fileDescriptor, $0) }
         if ok { writtenLines += 1 } else { droppedLines += 1 }
     }
 }

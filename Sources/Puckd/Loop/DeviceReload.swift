@@ -1,4 +1,3 @@
-import CLinux
 import Configuration
 import Controls
 
@@ -57,6 +56,9 @@ extension Device {
         let old = configuration
         configuration = new
         if new.heading != old.heading { heading.configuration = new.heading }
+        if new.heading.headingFilterDegrees != old.heading.headingFilterDegrees {
+            core.setHeadingFilterDegrees(new.heading.headingFilterDegrees)
+        }
         gpsLink.pipeline.assembler.configuration.quietCloseFraction = new.gps.quietCloseFraction
         if new.gpio.modeCycle != old.gpio.modeCycle, let cycle = try? ButtonModeCycle(new.gpio.modeCycle) {
             controls.modeCycle = cycle

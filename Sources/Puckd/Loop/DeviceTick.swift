@@ -18,7 +18,7 @@ extension Device {
         publishTickToGpsdServer(nowNanoseconds: now)
         updateFaults(nowNanoseconds: now)
         if controls.leds != nil {
-            controls.showLEDs(indicatorState(nowNanoseconds: now), gpio: gpio, nowNanoseconds: now, output: output)
+            controls.showLEDs(indicatorState(nowNanoseconds: now), nowNanoseconds: now)
         }
         answerAwaitingCommand(nowNanoseconds: now)
     }
@@ -147,7 +147,7 @@ extension Device {
         }
         notifier.watchdogIfDue(nowNanoseconds: now)
         if notifier.statusDue(nowNanoseconds: now) { sendSystemdStatus(nowNanoseconds: now) }
-        if persistence.writeDue(nowNanoseconds: now) {
+        if persistence.service(nowNanoseconds: now, ready: .none).contains(.recordWanted) {
             persistence.write(stateRecord(), nowNanoseconds: now, intervalSeconds: configuration.state.saveIntervalSeconds,
                               output: output)
         }

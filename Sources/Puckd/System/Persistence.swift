@@ -5,9 +5,19 @@ import State
 /// The state file as a loop component: the store (or why there is none), the dirty flag the router
 /// sets when something worth keeping changed, the write intervals, and the write counters. It writes
 /// at most every `state.save_interval_s`, keeps the state in memory while writes fail, and says
-/// once when writing fails and once when it works again.
-struct Persistence {
+/// once when writing fails and once when it works again. As a `LoopComponent` it has no descriptor:
+/// its deadline is the next allowed write while dirty, and its service asks the router for the record.
+struct Persistence: LoopComponent {
+    /// What a service call asks of the router.
+    struct Events: OptionSet {
+        let rawValue: UInt8
+        /// A write is due: the router builds the record and hands it to `write`.
+        static let recordWanted = Events(rawValue: 1)
+    }
+
     let store: StateStore?
+    /// The `state` source row's description (the state file, or the directory without a store).
+    let descriptionText: ConsoleText
     /// Why the state cannot be saved (the directory is unusable), or nil.
     let problem: String?
     /// Something worth keeping changed since the last write.
@@ -55,6 +65,7 @@ struct Persistence {
         }
         self.saved = saved
         reportLines = lines
+        descriptionText = ConsoleText(string: store?.path ?? directory)
         nextWriteNanoseconds = now
         nextFixRefreshNanoseconds = now
     }
@@ -68,6 +79,14 @@ struct Persistence {
 
     /// True when a write is due at `now` (dirty, a store, the interval since the last write passed).
     func writeDue(nowNanoseconds now: Int64) -> Bool { dirty && store != nil && now >= nextWriteNanoseconds }
+
+    /// The next allowed write while something is waiting to be written; nil when nothing is.
+    var deadlineNanoseconds: Int64? { dirty && store != nil ? nextWriteNanoseconds : nil }
+
+    /// Asks for the record when a write is due at `now` (the router answers with `write`).
+    func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Events {
+        writeDue(nowNanoseconds: now) ? .recordWanted : []
+    }
 
     /// Writes `record` (the router builds it when `writeDue`); the next write waits `intervalSeconds`.
     mutating func write(_ record: DeviceStateRecord, nowNanoseconds now: Int64, intervalSeconds: Double, output: DeviceOutput) {
@@ -109,9 +128,9 @@ struct Persistence {
     /// True while the state cannot be saved (the fault bit `state`).
     var isFaulted: Bool { problem != nil || writeFailed }
 
-    /// The `state` source row (its description made at start-up: `text`).
-    func fillSnapshot(_ d: inout ConsoleDeviceState, description text: ConsoleText) {
-        d.sources.set(ConsoleSource(name: "state", description: text,
+    /// The `state` source row (its description made at start-up).
+    func fillSnapshot(_ d: inout ConsoleDeviceState, nowNanoseconds now: Int64) {
+        d.sources.set(ConsoleSource(name: "state", description: descriptionText,
                                     state: store == nil ? "not saved" : (writeFailed ? "write failing" : "saved"),
                                     isHealthy: store != nil && !writeFailed))
     }

@@ -1,5 +1,4 @@
-import CLinux
-import Glibc
+import SystemCalls
 
 /// systemd's notification protocol without libsystemd: datagrams to the unix socket named by
 /// `$NOTIFY_SOCKET` (a path, or `@name` for an abstract socket). READY=1 once start-up is done,
@@ -18,7 +17,7 @@ public final class SystemdNotifier {
     public private(set) var sentCount = 0
     public private(set) var failedCount = 0
 
-    private let fd: Int32
+    private let socket: FileDescriptor?
     private let pathC: [CChar]
     private var nextWatchdogNanoseconds: Int64 = 0
     private var nextStatusNanoseconds: Int64 = 0
@@ -33,29 +32,29 @@ public final class SystemdNotifier {
         watchdogIntervalNanoseconds = watchdogMicroseconds.flatMap { $0 > 0 ? Int64(min($0, 1_000_000_000_000) / 2) * 1000 : nil }
         self.statusIntervalNanoseconds = statusIntervalNanoseconds
         pathC = Array((path ?? "").utf8CString)
-        fd = path == nil ? -1 : clinux_notify_socket()
+        socket = path == nil ? nil : try? FileDescriptor.notificationSocket()
         message = .allocate(byteCount: 512, alignment: 1)
     }
 
     deinit {
-        if fd >= 0 { Glibc.close(fd) }
+        do throws(Errno) { try socket?.close() } catch {}
         message.deallocate()
     }
 
     /// From the environment: `$NOTIFY_SOCKET`, and `$WATCHDOG_USEC` when `$WATCHDOG_PID` is unset or
     /// this process.
     public static func fromEnvironment() -> SystemdNotifier {
-        let socket = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
+        let socket = ProcessIdentity.environment("NOTIFY_SOCKET")
         var watchdog: UInt64?
-        if let usec = getenv("WATCHDOG_USEC").flatMap({ UInt64(String(cString: $0)) }) {
-            let pid = getenv("WATCHDOG_PID").flatMap { Int32(String(cString: $0)) }
-            if pid == nil || pid == getpid() { watchdog = usec }
+        if let usec = ProcessIdentity.environment("WATCHDOG_USEC").flatMap({ UInt64($0) }) {
+            let pid = ProcessIdentity.environment("WATCHDOG_PID").flatMap { Int32($0) }
+            if pid == nil || pid == ProcessIdentity.processID { watchdog = usec }
         }
         return SystemdNotifier(socketPath: socket, watchdogMicroseconds: watchdog)
     }
 
     /// True when running under systemd with a notify socket.
-    public var isActive: Bool { fd >= 0 }
+    public var isActive: Bool { socket != nil }
 
     /// READY=1 (and the first watchdog ping is due one interval later).
     public func ready(nowNanoseconds: Int64) {
@@ -104,9 +103,16 @@ public final class SystemdNotifier {
     }
 
     private func transmit(count: Int) {
-        let sent = pathC.withUnsafeBufferPointer { path in
-            clinux_notify_send(fd, path.baseAddress!, message.baseAddress!, count)
+        guard let socket else { return }
+        let datagram = UnsafeRawBufferPointer(rebasing: message[0..<count])
+        let sent = pathC.withUnsafeBufferPointer { path -> Bool in
+            do throws(Errno) {
+                _ = try socket.sendNotification(toPath: path.baseAddress!, datagram)
+                return true
+            } catch {
+                return false
+            }
         }
-        if sent >= 0 { sentCount += 1 } else { failedCount += 1 }
+        if sent { sentCount += 1 } else { failedCount += 1 }
     }
 }

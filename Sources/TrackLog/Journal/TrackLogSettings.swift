@@ -32,6 +32,7 @@ public struct TrackLogSettings: Sendable, Equatable {
 /// What went wrong with the journal's disk: the errno and the step. The loop goes on; records wait in
 /// the buffer (and are counted as lost when it is full) until a flush succeeds again.
 public struct TrackLogFault: Sendable, Equatable {
+    /// The disk operation that failed.
     public enum Step: UInt8, Sendable, Equatable { case createDirectory, createSegment, write, sync }
     public var step: Step
     public var errno: Int32

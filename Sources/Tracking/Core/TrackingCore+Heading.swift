@@ -13,6 +13,12 @@ extension TrackingCore {
         refreshBearing(at: now)
     }
 
+    /// Sets the heading filter (tracking.md 4.2; `[heading] heading_filter_deg`, a live setting):
+    /// `degrees` clamped to 0...180, the configuration's range. Applies from the next heading change.
+    public mutating func setHeadingFilterDegrees(_ degrees: Double) {
+        configuration.headingFilterDegrees = degrees.isNaN ? 1 : min(180, max(0, degrees))
+    }
+
     /// Re-evaluates the bearing fallback at `now`; on a change, turns the puck arrow (0.3 s for
     /// headings, the fix interval for course) and, in heading modes, the camera.
     mutating func refreshBearing(at now: Int64) {

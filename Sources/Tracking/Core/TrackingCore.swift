@@ -27,8 +27,9 @@ struct LocationSample: Sendable, Equatable {
 /// time earlier than the latest one seen are applied at the latest time (counted in
 /// `timeRegressionCount`). After `init`, no method allocates.
 public struct TrackingCore: Sendable {
-    /// The configuration the core was built with (validated).
-    public let configuration: TrackingConfiguration
+    /// The configuration the core was built with (validated); only the heading filter changes later
+    /// (`setHeadingFilterDegrees`, a live setting).
+    public internal(set) var configuration: TrackingConfiguration
     /// The puck at the latest tick.
     public internal(set) var puck: PuckState
     /// The camera at the latest tick.

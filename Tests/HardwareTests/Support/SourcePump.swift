@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import Hardware
 
@@ -43,7 +44,7 @@ func pump<Source: ByteSource & ~Copyable>(_ source: inout Source, timeoutSeconds
         var timeout = min(request.deadlineNanoseconds, end)
         if pending { timeout = min(timeout, now + 2_000_000) }
         let milliseconds = Int32(clamping: max(0, (timeout - monotonicNanoseconds() + 999_999) / 1_000_000))
-        var entry = pollfd(fd: request.fileDescriptor, events: request.events, revents: 0)
+        var entry = pollfd(fd: request.fileDescriptor?.rawValue ?? -1, events: request.events.rawValue, revents: 0)
         _ = poll(&entry, 1, milliseconds)
     }
 }

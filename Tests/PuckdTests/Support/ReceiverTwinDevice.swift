@@ -49,7 +49,7 @@ final class ReceiverTwinDevice {
             _ = fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK)
             consoleInput = input[1]
             consoleOutput = out[0]
-            setup.console = .standardStreams(input: input[0], output: out[1], interactive: false, rawMode: false)
+            setup.console = .standardStreams(input: FileDescriptor(known: input[0]), output: FileDescriptor(known: out[1]), interactive: false, rawMode: false)
         }
         device = Device(setup: setup, nowNanoseconds: now)
         if console { device.startConsole(nowNanoseconds: now) }

@@ -6,8 +6,14 @@ import SystemCalls
 
 /// Buttons, LEDs and the mode cycle as a loop component: the debounced button panel (its two line
 /// slots in the poll set), the LED outputs and their patterns, the cycle a press steps through, and
-/// their counters. A GPIO failure drops that group (said once) and the device runs without it.
-struct ControlsLink {
+/// their counters. A GPIO failure drops that group (said once) and the device runs without it. It keeps
+/// its own references to the device's GPIO controller and log output (classes the router shares).
+struct ControlsLink: LoopComponent {
+    /// Presses recognised by one service call (read them from `presses`).
+    typealias Events = Int
+
+    private let gpio: (any GPIOController)?
+    private let output: DeviceOutput
     var buttons: ButtonPanel?
     var leds: LEDOutputs?
     let ledPatterns = LEDPatterns()
@@ -24,9 +30,11 @@ struct ControlsLink {
     private(set) var gpioErrors: UInt64 = 0
 
     /// Requests the button and LED lines on `gpio` (start-up; allocates). Problems go to `degradations`.
-    init(_ c: GPIOSettings, gpio: (any GPIOController)?, slots: PollSlots, nowNanoseconds now: Int64,
+    init(_ c: GPIOSettings, gpio: (any GPIOController)?, output: DeviceOutput, slots: PollSlots, nowNanoseconds now: Int64,
          degradations: inout [String]) {
         self.slots = slots
+        self.gpio = gpio
+        self.output = output
         modeChangedAtNanoseconds = now
         modeCycle = (try? ButtonModeCycle(c.modeCycle)) ?? (try! ButtonModeCycle([ModeCycleEntry.mode(.none)]))
         guard let gpio else { return }
@@ -52,7 +60,7 @@ struct ControlsLink {
     }
 
     /// The button lines' event descriptors.
-    func fillPollSlots(_ poll: PollSet, gpio: (any GPIOController)?) {
+    func fillPollSlots(_ poll: inout PollSet) {
         var primary: FileDescriptor?, secondary: FileDescriptor?
         if let gpio, let buttons {
             primary = buttons.descriptor(of: .primary, on: gpio)
@@ -63,19 +71,18 @@ struct ControlsLink {
     }
 
     /// Reads the ready button lines and the debounce decisions due at `now`; the presses recognised are
-    /// in `presses` (counted here, acted on by the router).
-    mutating func service(gpio: (any GPIOController)?, primaryReady: Bool, secondaryReady: Bool,
-                          nowNanoseconds now: Int64, output: DeviceOutput) {
+    /// in `presses` (counted here, acted on by the router). Returns how many.
+    mutating func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Int {
         presses.removeAll()
-        guard let gpio, buttons != nil else { return }
+        guard let gpio, buttons != nil else { return 0 }
         do throws(GPIOError) {
-            if primaryReady { try buttons?.drain(.primary, from: gpio, into: &presses) }
-            if secondaryReady { try buttons?.drain(.secondary, from: gpio, into: &presses) }
+            if ready.isReady(slots[0]) { try buttons?.drain(.primary, from: gpio, into: &presses) }
+            if ready.isReady(slots[1]) { try buttons?.drain(.secondary, from: gpio, into: &presses) }
         } catch {
             gpioErrors &+= 1
             buttons = nil
             output.text("gpio: reading the buttons failed (" + error.description + "); running without buttons", priority: .error)
-            return
+            return 0
         }
         buttons?.advance(toNanoseconds: now, into: &presses)
         var i = 0
@@ -83,11 +90,11 @@ struct ControlsLink {
             if presses[i].kind == .short { shortPresses &+= 1 } else { longPresses &+= 1 }
             i += 1
         }
+        return presses.count
     }
 
     /// Shows `state` on the LEDs (each scheduled tick).
-    mutating func showLEDs(_ state: LEDIndicatorState, gpio: (any GPIOController)?, nowNanoseconds now: Int64,
-                           output: DeviceOutput) {
+    mutating func showLEDs(_ state: LEDIndicatorState, nowNanoseconds now: Int64) {
         guard let gpio, leds != nil else { return }
         let frame = ledPatterns.frame(for: state, atNanoseconds: now)
         do throws(GPIOError) {
@@ -101,15 +108,16 @@ struct ControlsLink {
     }
 
     /// LEDs off at shutdown.
-    mutating func allOff(gpio: any GPIOController, nowNanoseconds now: Int64, output: DeviceOutput) {
-        guard leds != nil else { return }
+    mutating func allOff(nowNanoseconds now: Int64) {
+        guard let gpio, leds != nil else { return }
         do throws(GPIOError) { try leds?.allOff(on: gpio, nowNanoseconds: now) } catch {
             output.text("gpio: turning the LEDs off failed: " + error.description, priority: .error)
         }
     }
 
-    /// The button and LED rows of the `stats` table (`gpio` for the kernel's dropped-edge count).
-    func appendStats(to t: inout ConsoleCounterTable, gpio: (any GPIOController)?, otherGPIOErrors: UInt64) {
+    /// The button and LED rows of the `stats` table. `gpio.errors` comes after them from the router:
+    /// it adds the PPS line's errors (`PPSInput.gpioErrors`) on the same controller.
+    func appendStats(to t: inout ConsoleCounterTable) {
         let primary = buttons?.primary, secondary = buttons?.secondary
         t.append("gpio.buttonEdges", Int64((primary?.edgeCount ?? 0) + (secondary?.edgeCount ?? 0)))
         t.append("gpio.bouncesRejected", Int64((primary?.rejectedChangeCount ?? 0) + (secondary?.rejectedChangeCount ?? 0)))
@@ -118,6 +126,5 @@ struct ControlsLink {
         t.append("gpio.longPresses", Int64(truncatingIfNeeded: longPresses))
         t.append("gpio.pressesDropped", Int64(presses.droppedCount))
         t.append("gpio.ledWrites", Int64(truncatingIfNeeded: ledWrites))
-        t.append("gpio.errors", Int64(truncatingIfNeeded: gpioErrors &+ otherGPIOErrors))
     }
 }

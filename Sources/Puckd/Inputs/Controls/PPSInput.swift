@@ -1,4 +1,3 @@
-import CLinux
 import Console
 import Configuration
 import Controls
@@ -7,8 +6,13 @@ import SystemCalls
 
 /// The PPS input as a loop component: a GPIO line's rising edges or the kernel PPS device, paired
 /// with whole-second fixes (`PPSPairing`). Missing or unusable, it is reported once and the device
-/// runs without it.
-struct PPSInput {
+/// runs without it. It keeps its own reference to the device's GPIO controller (a class the router
+/// shares with the controls), so the router services it through `LoopComponent` alone.
+struct PPSInput: LoopComponent {
+    /// Edges read by one service call.
+    typealias Events = Int
+
+    private let gpio: (any GPIOController)?
     private(set) var line: GPIOLineHandle?
     private(set) var device: PPSDevice?
     private var lastSequence: UInt32 = 0
@@ -20,10 +24,17 @@ struct PPSInput {
     let slot: Int
     private(set) var edges: UInt64 = 0
     private(set) var gpioErrors: UInt64 = 0
+    /// The `pps` source row's description, made at start-up.
+    private(set) var descriptionText = ConsoleText()
 
     /// Opens `[pps] line` on `gpio`, or `[pps] device` (start-up; allocates).
     init(_ settings: PPSSettings, gpio: (any GPIOController)?, slot: Int) {
         self.slot = slot
+        self.gpio = gpio
+        defer {
+            descriptionText = if let device { ConsoleText(string: device.path) }
+                else if let line { ConsoleText(string: "line " + String(line.offset)) } else { ConsoleText("none") }
+        }
         let usesDevice = !settings.device.isEmpty && settings.device != "none"
         if let gpio, let offset = settings.line, !usesDevice {
             do throws(GPIOError) {
@@ -43,21 +54,23 @@ struct PPSInput {
     }
 
     /// The line's event descriptor, for the poll set.
-    func fillPollSlots(_ poll: PollSet, gpio: (any GPIOController)?) {
+    func fillPollSlots(_ poll: inout PollSet) {
         var descriptor: FileDescriptor?
         if let gpio, let line { descriptor = gpio.eventDescriptor(line) }
         poll.set(slot, descriptor: descriptor, events: .readable)
     }
 
-    /// Reads the line's edges (when its slot is ready).
-    mutating func service(gpio: (any GPIOController)?) {
-        guard let gpio, let line else { return }
+    /// Reads the line's edges when its slot is ready; returns how many it read. (The kernel PPS
+    /// device is read at each whole-second fix instead: `publish`.)
+    mutating func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Int {
+        guard ready.isReady(slot), let gpio, let line else { return 0 }
+        var read = 0
         while true {
             events.removeAll()
             let n: Int
             do throws(GPIOError) { n = try gpio.readEvents(line, into: &events) } catch {
                 gpioErrors &+= 1
-                return
+                return read
             }
             var i = 0
             while i < events.count {
@@ -65,7 +78,8 @@ struct PPSInput {
                 pairing.edge(events[i])
                 i += 1
             }
-            if n < GPIOEventBatch.capacity { return }
+            read += events.count
+            if n < GPIOEventBatch.capacity { return read }
         }
     }
 
@@ -80,7 +94,7 @@ struct PPSInput {
                 edges &+= 1
                 pairing.pulse(atNanoseconds: reading.assertRealtimeNanoseconds)
             }
-            _ = pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: clinux_realtime_ns())
+            _ = pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: Int64(truncatingIfNeeded: SystemClock.realtimeNanoseconds()))
         }
     }
 
@@ -91,16 +105,9 @@ struct PPSInput {
         return problem != nil ? "pps: not opened (see degraded)" : "pps: none"
     }
 
-    /// The `pps` source row's description (start-up).
-    var descriptionText: ConsoleText {
-        if let device { return ConsoleText(string: device.path) }
-        if let line { return ConsoleText(string: "line " + String(line.offset)) }
-        return ConsoleText("none")
-    }
-
     /// The `pps` source row (its description made at start-up).
-    func fillSnapshot(_ d: inout ConsoleDeviceState, description: ConsoleText) {
-        d.sources.set(ConsoleSource(name: "pps", description: description,
+    func fillSnapshot(_ d: inout ConsoleDeviceState, nowNanoseconds now: Int64) {
+        d.sources.set(ConsoleSource(name: "pps", description: descriptionText,
                                     state: problem != nil ? "unavailable" : (device != nil || line != nil ? "open" : "none"),
                                     isHealthy: problem == nil))
     }

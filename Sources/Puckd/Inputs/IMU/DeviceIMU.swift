@@ -8,11 +8,10 @@ extension Device {
         guard let reading = imuLink.service(nowNanoseconds: now, output: output) else { return }
         lastIMUSampleForServer = reading.sample
         if heading.update(reading.sample) { routerCounters.headingsPublished &+= 1 }
-        // Every fused sample goes to the core once a heading exists, not only the published ones
-        // (`headingFilter`, 1°): the core applies the 1° filter itself to the camera and its events
-        // (tracking.md 4.2), while each sample keeps the IMU source fresh (the bearing fallback drops an IMU
-        // heading 10 s old, which a board standing still would otherwise reach) and carries a
-        // declination learnt after the last published change.
+        // Every fused sample goes to the core once a heading exists: the core applies the one heading
+        // filter (`heading_filter_deg`, 1°) to the camera and its events (tracking.md 4.2), while each
+        // sample keeps the IMU source fresh (the bearing fallback drops an IMU heading 10 s old, which a
+        // board standing still would otherwise reach) and carries the latest declination.
         if heading.published != nil {
             let estimate = heading.current
             core.updateHeading(HeadingSample(timeNanoseconds: estimate.timestampNanoseconds,

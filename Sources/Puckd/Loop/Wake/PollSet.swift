@@ -60,21 +60,30 @@ final class PollSet {
 struct PollReadiness {
     private let set: PollSet?
     private let everything: Bool
+    /// Slots named ready one by one (bit n: slot n), for the router's own `DeviceReadiness` bits.
+    private let slotMask: UInt32
 
     init(set: PollSet?) {
         self.set = set
         everything = false
+        slotMask = 0
     }
 
-    private init(everything: Bool) {
+    private init(everything: Bool, slotMask: UInt32 = 0) {
         set = nil
         self.everything = everything
+        self.slotMask = slotMask
     }
+
+    /// Exactly the slots whose bits are set in `mask` are ready (bit n: slot n; the capacity is 24).
+    static func slots(_ mask: UInt32) -> PollReadiness { PollReadiness(everything: false, slotMask: mask) }
 
     /// Every slot counts as ready.
     static var all: PollReadiness { PollReadiness(everything: true) }
     /// No slot is ready (a timer or deadline wake-up).
     static var none: PollReadiness { PollReadiness(everything: false) }
 
-    func isReady(_ slot: Int) -> Bool { everything || (set?.isReady(slot) ?? false) }
+    func isReady(_ slot: Int) -> Bool {
+        everything || (slot < 32 && slotMask & (1 << UInt32(slot)) != 0) || (set?.isReady(slot) ?? false)
+    }
 }

@@ -1,4 +1,3 @@
-import CLinux
 import Console
 import SystemCalls
 
@@ -28,7 +27,7 @@ struct WakeScheduler {
     private(set) var lastTickNanoseconds: Int64 = .min / 2
 
     init(tickHertz: Int, imuPeriodNanoseconds: Int64?, nowNanoseconds now: Int64) {
-        timer = FileDescriptor(rawValue: clinux_timerfd_create())
+        timer = try? FileDescriptor.monotonicTimer()
         let period = 1_000_000_000 / Int64(tickHertz)
         tickPeriodNanoseconds = period
         nextTickNanoseconds = now + period
@@ -105,7 +104,7 @@ struct WakeScheduler {
         if let deadline, deadline < target { target = deadline }
         if target != armedWakeNanoseconds || fired {
             armedWakeNanoseconds = target
-            _ = clinux_timerfd_arm(timer.rawValue, max(1, target), 0)
+            timer.armTimer(firstNanoseconds: max(1, target))
         }
     }
 

@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 @testable import Simulation
 import Testing
@@ -36,7 +37,7 @@ final class ConsoleDeviceHarness {
         let consoleInput = input[0], consoleOutput = out[1]
         h = try SimulatedDeviceHarness(overrides: overrides, directory: directory, pastNanoseconds: pastNanoseconds,
                                        configFile: configFile, prepare: prepare, setupChanges: { setup in
-            setup.console = .standardStreams(input: consoleInput, output: consoleOutput, interactive: interactive, rawMode: false)
+            setup.console = .standardStreams(input: FileDescriptor(known: consoleInput), output: FileDescriptor(known: consoleOutput), interactive: interactive, rawMode: false)
         })
         h.device.startConsole(nowNanoseconds: h.now)
     }

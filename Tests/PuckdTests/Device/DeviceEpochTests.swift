@@ -1,3 +1,4 @@
+import SystemCalls
 import Glibc
 import Testing
 @testable import Puckd
@@ -23,7 +24,7 @@ import Testing
                 // synthetic instant, as the one wake-up of a real loop would.
                 var tries = 0
                 while h.device.counters.gpsBytes < UInt64(h.board.receiver.bytesSent) && tries < 200 {
-                    var p = pollfd(fd: h.source.pollRequest.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                    var p = pollfd(fd: h.source.pollRequest.fileDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
                     _ = poll(&p, 1, 10)
                     _ = h.device.step(gps: &h.source, nowNanoseconds: h.now, ready: .all)
                     tries += 1

@@ -230,6 +230,26 @@ import Tracking
         #expect(!h.device.core.isShowingUserLocation, "the reloaded action runs")
     }
 
+    /// `[heading] heading_filter_deg` is the core's heading filter (tracking.md 4.2), at start-up and
+    /// on a reload (a live setting); the estimator keeps publishing every update.
+    @Test func headingFilterKeyIsTheCoresFilterAtStartAndOnReload() throws {
+        let directory = SimulatedDeviceHarness.temporaryDirectory()
+        let config = directory + "/puckd.conf"
+        let h0 = try SimulatedDeviceHarness(directory: directory)
+        _ = h0.writeFile("puckd.conf", "[heading]\nheading_filter_deg = 5\n")
+        let h = try SimulatedDeviceHarness(directory: directory, configFile: config)
+        defer { h.removeDirectory() }
+        #expect(h.device.core.configuration.headingFilterDegrees == 5)
+        h.advance(by: 6_000_000_000)
+        #expect(h.device.heading.publishedCount > 100, "every fused update is published")
+        _ = h.writeFile("puckd.conf", "[heading]\nheading_filter_deg = 0.5\n")
+        h.device.reload(nowNanoseconds: h.now)
+        #expect(h.device.core.configuration.headingFilterDegrees == 0.5)
+        _ = h.writeFile("puckd.conf", "[heading]\nheading_filter_deg = 400\n")
+        h.device.reload(nowNanoseconds: h.now)
+        #expect(h.device.core.configuration.headingFilterDegrees == 180, "clamped to the core's range")
+    }
+
     @Test func magnetometerCalibrationOnTheSimulatedBoardFitsAppliesAndSaves() throws {
         let h = try SimulatedDeviceHarness(overrides: ["gpio.button2=27"])
         defer { h.removeDirectory() }

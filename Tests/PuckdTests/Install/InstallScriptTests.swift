@@ -12,12 +12,8 @@ private func puckd(_ arguments: [String], input: [UInt8] = []) throws -> Process
 /// `puckd` built next to these tests, and `puckd run --check`, which the installer runs on the
 /// profile before installing anything.
 @Suite(.serialized) struct InstallScriptTests {
-    /// The repository (three levels above this file).
-    static let repository: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path
-    }()
+    /// The repository (TestSupport's `RepositoryFiles.root`).
+    static let repository: String = RepositoryFiles.root
 
     static func install(_ arguments: [String], destination: String, binary: String = puckdExecutable) throws -> ProcessResult {
         try #require(binary != puckdExecutable || access(binary, X_OK) == 0, "build puckd first (swift build --build-tests)")
