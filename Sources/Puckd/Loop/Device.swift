@@ -76,6 +76,10 @@ public final class Device {
     let printsReport: Bool
 
     // MARK: time
+    /// Ticks on demand (`DeviceSetup.ticksOnDemand`, Loop/DeviceTickDemand.swift).
+    let ticksOnDemand: Bool
+    /// On demand: an input asked for a tick (cleared by the tick).
+    var tickRequested = false
     public let startNanoseconds: Int64
     let imuPeriodNanoseconds: Int64
     var nextStatusNanoseconds: Int64
@@ -133,6 +137,7 @@ public final class Device {
         signalDescriptor = setup.signalDescriptor
         stopAtNanoseconds = setup.stopAtNanoseconds
         printsReport = setup.printsReport
+        ticksOnDemand = setup.ticksOnDemand
         gpioProblem = setup.gpioProblem
         startNanoseconds = now
         imuPeriodNanoseconds = 1_000_000_000 / Int64(c.imu.rateHertz)

@@ -147,9 +147,12 @@ extension Device {
             || now >= console.deadlineNanoseconds ?? .max {
             serviceConsole(nowNanoseconds: now)
         }
-        if scheduler.tickDue(nowNanoseconds: now) {
+        if ticksOnDemand { drainEventsOnDemand() }
+        if scheduler.tickDue(nowNanoseconds: now)
+            || (ticksOnDemand && tickAwaited && scheduler.periodElapsed(nowNanoseconds: now)) {
             tick(nowNanoseconds: now)
             scheduler.tickRan(nowNanoseconds: now)
+            tickRequested = false
         }
         periodic(nowNanoseconds: now)
         if pendingReloadRequests > 0 && now >= nextReloadNanoseconds {
@@ -162,9 +165,13 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds,
-                      deadline: WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds, trackRecorder.deadlineNanoseconds),
-                      fired: ready.contains(.timer))
+        var deadline = WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds, trackRecorder.deadlineNanoseconds)
+        if ticksOnDemand {
+            scheduler.planTick(fullRate: core.cameraAnimates, demand: tickAwaited ? now : nextTickDemandNanoseconds(nowNanoseconds: now),
+                               nowNanoseconds: now)
+            deadline = softWakeDeadline(gps: gps, deadline: deadline, nowNanoseconds: now)
+        }
+        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: deadline, fired: ready.contains(.timer))
         return baud
     }
 

@@ -12,6 +12,7 @@ extension Device {
             persistence.positionArrived(nowNanoseconds: now, intervalSeconds: configuration.state.fixIntervalSeconds)
         }
         core.updateLocation(fix, atNanoseconds: now)
+        tickRequested = true
         heading.update(fix: fix, receivedAtNanoseconds: now)
         publishToGpsdServer(fix: fix, nowNanoseconds: now)
         publishToChrony(fix: fix, nowNanoseconds: now)
