@@ -227,7 +227,6 @@ public final class Device {
         }
         console?.slots = PollSlots(first: slots[6], count: 2)
         gpsLink = GPSLink(c.gps, epochs: epochs, output: output, console: console, nowNanoseconds: now)
-        gpsLink.receiverBytesServer = setup.gpsdServer
         loadConsolePassword(c.console.passwordFile)
 
         startupReport = persistence.reportLines + trackRecorder.reportLines + setup.gpsdServerReport

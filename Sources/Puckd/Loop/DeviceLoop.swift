@@ -133,7 +133,7 @@ extension Device {
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now,
-                                   onBytes: { bytes in trackRecorder.publish(receiverBytes: bytes, nowNanoseconds: now) }) { fix in
+                                   onBytes: { bytes in routeReceiverBytes(bytes, nowNanoseconds: now) }) { fix in
                 route(fix, nowNanoseconds: now)
             }
         }

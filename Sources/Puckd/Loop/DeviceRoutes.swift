@@ -1,3 +1,4 @@
+import GpsdServer
 import NMEA
 import State
 
@@ -21,5 +22,12 @@ extension Device {
         if let pulse = ppsInput.publish(wholeSecondUTCNanoseconds: utc, nowNanoseconds: now) {
             publishPulse(pulse, monotonic: ppsInput.pulseClockIsMonotonic, nowNanoseconds: now)
         }
+    }
+
+    /// The receiver's bytes as read: unchanged to the gpsd server's `nmea`/`raw` watchers, and to the
+    /// track journal when it records the raw NMEA.
+    func routeReceiverBytes(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64) {
+        gpsdServer?.publish(receiverBytes: bytes)
+        trackRecorder.publish(receiverBytes: bytes, nowNanoseconds: now)
     }
 }
