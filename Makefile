@@ -5,11 +5,11 @@ SWIFT        ?= swift
 # compiler for scripts/check-aarch64, cc for the static binary's NSS test, xmllint to validate the track
 # log's GPX against the GPX 1.1 schema, mosquitto + mosquitto-clients and nginx-light for the uplink's
 # tests against a real broker and web server) and benchmarks (gpsd-clients
-# for gpsdecode, pip for pynmea2, time for RSS).
+# for gpsdecode, pip for pynmea2, time for RSS, binutils for the RSS breakdown).
 BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-gps debian-archive-keyring gcc libc6-dev libxml2-utils \
                 gcc-aarch64-linux-gnu libc6-dev-arm64-cross mosquitto mosquitto-clients nginx-light
-BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind
+BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind binutils
 # The Debian package (make deb, and make test, which installs it): debhelper and dpkg-dev build it,
 # lintian checks it (man-db for its manual page checks), systemd's systemd-analyze verifies the unit.
 DEB_PKGS     := debhelper dpkg-dev lintian man-db systemd
@@ -34,7 +34,7 @@ OTHER_TEST_ENV  = $(OTHER_ENV) PUCKD_EXPECT_LIBGPIOD=$$($(OTHER_ENV) pkg-config 
                   PUCKD_DEVICE_BINARY=$(CURDIR)/$(PUCKD_OTHER)
 
 .PHONY: all deps-build deps-test deps-bench deps-deb build build-other libgpiod-other run test test-other bench hil \
-        clean install uninstall goldens deb test-deb
+        clean install uninstall goldens order deb test-deb
 
 all: build
 
@@ -82,6 +82,12 @@ test: deps-test build
 test-other: build-other
 	$(OTHER_ENV) $(SWIFT) build --build-tests --scratch-path .build/gpiod-other
 	$(OTHER_TEST_ENV) $(SWIFT) test --skip-build --scratch-path .build/gpiod-other --filter '^(HardwareTests|ControlsTests|SimulationTests|PuckdTests|CommandsTests)\.'
+
+# Regenerates scripts/puckd.order, the device binary's symbol order, from callgrind profiles of replay
+# and run (scripts/link-order); commit it with the change that moved the hot code. A stale order costs
+# peak RSS: docs/power.md has the figures.
+order: deps-bench
+	./scripts/link-order
 
 # Regenerates the expected outputs of the golden tracking scenarios (Tests/Fixtures/tracking/README.md):
 # each NAME.scenario run by `puckd scenario` at 10 Hz into NAME.expected.jsonl. Review with git diff.

@@ -50,7 +50,7 @@ let package = Package(
         // gpsd's client protocol (gpsd_json(5) 3.x): request parser and report encoders into caller-owned buffers.
         .target(name: "GpsdProtocol", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console"], swiftSettings: strict),
         // The gpsd-protocol server's edge: listeners, fixed client slots with bounded queues, one epoll descriptor.
-        .target(name: "GpsdServer", dependencies: ["GpsdProtocol", "SystemCalls", "CLinux", "NMEA", "IMU", "Heading", "Tracking", "Console"],
+        .target(name: "GpsdServer", dependencies: ["GpsdProtocol", "SystemCalls", "NMEA", "IMU", "Heading", "Tracking", "Console"],
                 swiftSettings: strict),
         // Scenario files (parser, runner, JSON lines) for `puckd scenario` and `replay --script`.
         .target(name: "TrackingScenario", dependencies: ["NMEA", "Tracking", "Console", "Controls"], swiftSettings: strict),

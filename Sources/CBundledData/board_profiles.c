@@ -10,6 +10,9 @@ static const unsigned char sim[] = {
 static const unsigned char pi4[] = {
 #embed "../../board/pi4-berrygps-imu-v4.conf"
 };
+static const unsigned char pi4gpsd[] = {
+#embed "../../board/pi4-gpsd-berrygps-imu-v4.conf"
+};
 static const unsigned char pi5[] = {
 #embed "../../board/pi5-berrygps-imu-v4.conf"
 };
@@ -36,6 +39,7 @@ static const struct {
 } profiles[] = {
     {"sim", sim, sizeof sim},
     {"pi4-berrygps-imu-v4", pi4, sizeof pi4},
+    {"pi4-gpsd-berrygps-imu-v4", pi4gpsd, sizeof pi4gpsd},
     {"pi5-berrygps-imu-v4", pi5, sizeof pi5},
     {"zero2w-berrygps-imu-v4", zero2w, sizeof zero2w},
     {"adafruit-ultimate-gps-hat", adafruit, sizeof adafruit},

@@ -154,6 +154,7 @@ public enum RunCommand {
             openHardware(c, into: &setup)
         }
         setup.signalDescriptor = signals
+        setup.ticksOnDemand = true         // docs/power.md §2
         (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(c, devicePath: setup.simulation?.receiver.slavePath)
         setup.console = resolveConsole(c.console.device, gpsOnStandardInput: address == .standardInput)
         // Logs go to standard error when the console owns standard output.

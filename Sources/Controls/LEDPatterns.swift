@@ -165,6 +165,49 @@ public struct LEDPatterns: Sendable {
             || (phase >= second && phase < second + timing.heartbeatBeatNanoseconds)
     }
 
+    /// The first time after `now` at which `frame(for: state, …)` changes in one of the LEDs shown
+    /// (`fix`, a single-colour `mode` LED, `heartbeat`; the fault LED and an RGB colour change only
+    /// with the state), nil when none of them blinks. Ticking at these times shows every blink edge
+    /// at its exact time, as a tick at the full rate would at the next tick (docs/power.md).
+    public func nextChangeNanoseconds(for state: LEDIndicatorState, after now: Int64, fix: Bool = true, mode: Bool = true,
+                                      heartbeat: Bool = true) -> Int64? {
+        var next = Int64.max
+        if fix {
+            let period: Int64? = switch state.fix {
+            case .fix2D: timing.fix2DPeriodNanoseconds
+            case .stale: timing.stalePeriodNanoseconds
+            case .noFix, .fix3D: nil
+            }
+            if let period {
+                let phase = Self.phase(now, period), half = period / 2
+                next = min(next, now - phase + (phase < half ? half : period))
+            }
+        }
+        let blinks = Int64(min(max(state.modeNumber, 0), timing.maximumModeBlinks))
+        if mode && blinks > 0 {
+            let group = timing.modeGroupPeriodNanoseconds, slot = timing.modeBlinkSlotNanoseconds
+            let phase = Self.phase(now &- state.modeChangedAtNanoseconds, group)
+            var edge = group                        // the next group's first blink
+            let s = phase / slot
+            if s < blinks {
+                let on = s * slot, off = on + min(timing.modeBlinkOnNanoseconds, slot)
+                edge = phase < off ? off : (s + 1 < blinks ? on + slot : group)
+            }
+            next = min(next, now - phase + edge)
+        }
+        if heartbeat {
+            let period = timing.heartbeatPeriodNanoseconds, beat = timing.heartbeatBeatNanoseconds
+            let second = timing.heartbeatSecondBeatNanoseconds
+            let phase = Self.phase(now, period)
+            var edge = period
+            if second + beat > phase { edge = second + beat }   // edges in order: beat, second, second + beat, period
+            if second > phase { edge = min(edge, second) }
+            if beat > phase { edge = min(edge, beat) }
+            next = min(next, now - phase + edge)
+        }
+        return next == .max ? nil : next
+    }
+
     /// `time` modulo `period`, in 0 ..< period also for negative times.
     @inline(__always)
     static func phase(_ time: Int64, _ period: Int64) -> Int64 {

@@ -29,6 +29,15 @@ public struct ChronySample: Sendable, Equatable {
         self.init(systemNanoseconds: system, offsetSeconds: Double(utc - system) / 1e9, pulse: false, leap: leap)
     }
 
+    /// A pulse sample: a PPS edge at `system` (CLOCK_REALTIME, ns) that marks the true UTC second
+    /// `second`. For a pulse chrony reads the offset field as the position of the system clock within
+    /// the second at the edge, system − true (`RCL_AddPulse`, as its PPS driver passes a timestamp's
+    /// fraction), the opposite sign of a coarse sample's; only its fraction counts, the refclock it is
+    /// locked to numbers the seconds. Checked against chronyd (ChronyRefclockTests).
+    public init(pulseAtSystemNanoseconds system: Int64, trueSecondUTCNanoseconds second: Int64, leap: Int32 = 0) {
+        self.init(systemNanoseconds: system, offsetSeconds: Double(system &- second) / 1e9, pulse: true, leap: leap)
+    }
+
     /// Writes the 40 bytes (native byte order, as chrony reads them) to `out` (at least 40 bytes).
     public func encode(into out: UnsafeMutableRawBufferPointer) {
         precondition(out.count >= Self.byteCount)

@@ -1,4 +1,3 @@
-import Glibc
 import GpsdProtocol
 import SystemCalls
 
@@ -22,7 +21,7 @@ public final class ChronySocket {
     }
 
     deinit {
-        if let fd = descriptor { SocketCalls.close(fd) }
+        if let fd = descriptor { Socket.close(fd) }
         datagram.deallocate()
     }
 
@@ -31,14 +30,14 @@ public final class ChronySocket {
         if descriptor == nil {
             guard now >= nextConnectNanoseconds else { samplesLost &+= 1; return }
             nextConnectNanoseconds = now + 1_000_000_000
-            switch SocketCalls.connectDatagram(path) {
+            switch Socket.connectDatagram(path) {
             case .success(let fd): descriptor = fd
             case .failure(let e): lastError = e; samplesLost &+= 1; return
             }
         }
         guard let fd = descriptor else { return }
         sample.encode(into: datagram)
-        switch SocketCalls.send(fd, UnsafeRawBufferPointer(datagram)) {
+        switch Socket.send(fd, UnsafeRawBufferPointer(datagram)) {
         case .processed:
             samplesSent &+= 1
             lastError = nil
@@ -46,7 +45,7 @@ public final class ChronySocket {
             samplesLost &+= 1
         case .closed, .failed:
             samplesLost &+= 1
-            SocketCalls.close(fd)
+            Socket.close(fd)
             descriptor = nil
         }
     }

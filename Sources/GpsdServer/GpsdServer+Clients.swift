@@ -1,6 +1,4 @@
-import CLinux
 import Console
-import Glibc
 import GpsdProtocol
 import SystemCalls
 
@@ -13,7 +11,7 @@ extension GpsdServer {
         let listener = listeners[index]
         var opened = 0
         while true {
-            let (accepted, outcome) = SocketCalls.accept(listener.descriptor)
+            let (accepted, outcome) = Socket.accept(listener.descriptor)
             guard let fd = accepted else {
                 if case .failed = outcome { counters.socketErrors &+= 1 }   // EMFILE and the like: try on the next wake-up
                 return opened
@@ -24,8 +22,8 @@ extension GpsdServer {
                 scratch.append("{\"class\":\"ERROR\",\"message\":\"Too many clients: all ")
                 scratch.append(int: slots.count)
                 scratch.append(" of puckd's client slots are taken ([server] max_clients)\"}\r\n")
-                scratch.withBytes { _ = SocketCalls.send(fd, $0) }
-                SocketCalls.close(fd)
+                scratch.withBytes { _ = Socket.send(fd, $0) }
+                Socket.close(fd)
                 continue
             }
             let serial = nextSerial
@@ -35,14 +33,14 @@ extension GpsdServer {
             slots[slot].serial = serial
             if case .unix = listener.address { slots[slot].transport = .unix }
             slots[slot].connectedAtNanoseconds = now
-            SocketCalls.epollControl(pollDescriptor, CLINUX_EPOLL_ADD, fd, writable: false, token: Self.clientToken(slot, serial: serial))
+            EventPoll.control(pollDescriptor, .add, fd, writable: false, token: Self.clientToken(slot, serial: serial))
             counters.accepted &+= 1
             opened += 1
             // gpsd greets every client with its VERSION.
             scratch.removeAll()
             GpsdReports.appendVersion(release: configuration.release, to: &scratch)
             enqueueScratch(slot: slot)
-            if !flush(slot: slot) { close(slot: slot) }
+            if !flush(slot: slot) { closeClient(slot: slot) }
         }
     }
 
@@ -58,7 +56,7 @@ extension GpsdServer {
         var chunks = 0
         while chunks < 4 {
             chunks += 1
-            switch SocketCalls.receive(fd, into: readBuffer) {
+            switch Socket.receive(fd, into: readBuffer) {
             case .processed(let n):
                 var reader = slots[slot].reader
                 reader.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])) { command in
@@ -143,7 +141,7 @@ extension GpsdServer {
         let region = queueStorage.baseAddress! + slot * capacity
         if slots[slot].queueHead + slots[slot].queueCount + length > capacity {
             // Compact: move the queued bytes to the region's start.
-            memmove(region, region + slots[slot].queueHead, slots[slot].queueCount)
+            region.copyMemory(from: region + slots[slot].queueHead, byteCount: slots[slot].queueCount)   // may overlap (memmove)
             slots[slot].queueHead = 0
         }
         let end = region + slots[slot].queueHead + slots[slot].queueCount
@@ -161,7 +159,7 @@ extension GpsdServer {
         let region = queueStorage.baseAddress! + slot * configuration.clientBufferBytes
         while slots[slot].queueCount > 0 {
             let bytes = UnsafeRawBufferPointer(start: region + slots[slot].queueHead, count: slots[slot].queueCount)
-            switch SocketCalls.send(fd, bytes) {
+            switch Socket.send(fd, bytes) {
             case .processed(let n):
                 slots[slot].queueHead += n
                 slots[slot].queueCount -= n
@@ -171,7 +169,7 @@ extension GpsdServer {
             case .wouldBlock:
                 if !slots[slot].watchingWritable {
                     slots[slot].watchingWritable = true
-                    SocketCalls.epollControl(pollDescriptor, CLINUX_EPOLL_MOD, fd, writable: true,
+                    EventPoll.control(pollDescriptor, .modify, fd, writable: true,
                                              token: Self.clientToken(slot, serial: slots[slot].serial))
                 }
                 return true
@@ -185,17 +183,17 @@ extension GpsdServer {
         slots[slot].queueHead = 0
         if slots[slot].watchingWritable {
             slots[slot].watchingWritable = false
-            SocketCalls.epollControl(pollDescriptor, CLINUX_EPOLL_MOD, fd, writable: false,
+            EventPoll.control(pollDescriptor, .modify, fd, writable: false,
                                      token: Self.clientToken(slot, serial: slots[slot].serial))
         }
         return true
     }
 
     /// Closes a client's socket and frees its slot.
-    func close(slot: Int) {
+    func closeClient(slot: Int) {
         guard let fd = slots[slot].descriptor else { return }
-        SocketCalls.epollControl(pollDescriptor, CLINUX_EPOLL_DEL, fd, writable: false, token: 0)
-        SocketCalls.close(fd)
+        EventPoll.control(pollDescriptor, .remove, fd, writable: false, token: 0)
+        Socket.close(fd)
         slots[slot].descriptor = nil
         slots[slot].queueCount = 0
         slots[slot].queueHead = 0

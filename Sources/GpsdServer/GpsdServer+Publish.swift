@@ -47,9 +47,14 @@ extension GpsdServer {
         distribute { $0.wantsJSON }
     }
 
-    /// A PPS edge paired with its UTC second (PPS), to `pps` watchers.
-    public func publish(ppsUTCNanoseconds real: Int64, clockNanoseconds clock: Int64) {
+    /// A PPS edge paired with its UTC second: `TOFF` (the whole-second fix's UTC and the system clock
+    /// when it was received) then `PPS` (the second and the system clock at the edge), to `pps`
+    /// watchers, in gpsd's order (gpsd_json(5)).
+    public func publish(ppsUTCNanoseconds real: Int64, clockNanoseconds clock: Int64, fixReceivedClockNanoseconds received: Int64) {
         guard anyClient(where: { $0.enable && $0.pps }) else { return }
+        scratch.removeAll()
+        GpsdTimeReports.appendTOFF(device: device.path, realUTCNanoseconds: real, clockNanoseconds: received, to: &scratch)
+        distribute { $0.enable && $0.pps }
         scratch.removeAll()
         GpsdTimeReports.appendPPS(device: device.path, realUTCNanoseconds: real, clockNanoseconds: clock, to: &scratch)
         distribute { $0.enable && $0.pps }
@@ -126,6 +131,6 @@ extension GpsdServer {
 
     func deliver(slot: Int) {
         enqueueScratch(slot: slot)
-        if !flush(slot: slot) { close(slot: slot) }
+        if !flush(slot: slot) { closeClient(slot: slot) }
     }
 }

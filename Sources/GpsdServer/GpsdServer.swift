@@ -1,6 +1,4 @@
-import CLinux
 import Console
-import Glibc
 import GpsdProtocol
 import NMEA
 import SystemCalls
@@ -49,7 +47,7 @@ public final class GpsdServer {
         precondition(configuration.maxClients > 0 && configuration.clientBufferBytes >= 4096)
         self.configuration = configuration
         self.device = device
-        pollDescriptor = try SocketCalls.epollCreate()
+        pollDescriptor = try EventPoll.create()
         slots = [GpsdClientSlot](repeating: GpsdClientSlot(), count: configuration.maxClients)
         queueStorage = .allocate(byteCount: configuration.maxClients * configuration.clientBufferBytes, alignment: 16)
         readBuffer = .allocate(byteCount: 4096, alignment: 16)
@@ -60,11 +58,11 @@ public final class GpsdServer {
         if let path = configuration.socketPath { all.append(.unix(path: path)) }
         for address in all {
             do throws(Errno) {
-                let fd = try SocketCalls.listen(address)
+                let fd = try Socket.listen(address.socketAddress)
                 let index = listeners.count
-                SocketCalls.epollControl(pollDescriptor, CLINUX_EPOLL_ADD, fd, writable: false, token: Self.listenerToken(index))
+                EventPoll.control(pollDescriptor, .add, fd, writable: false, token: Self.listenerToken(index))
                 var port: UInt16?
-                if case .unix = address { port = nil } else { port = SocketCalls.boundPort(fd) }
+                if case .unix = address { port = nil } else { port = Socket.boundPort(fd) }
                 listeners.append((fd, address, port))
             } catch {
                 problems.append(address.description + ": " + error.description)
@@ -76,12 +74,12 @@ public final class GpsdServer {
     public private(set) var problems: [String] = []
 
     deinit {
-        for i in 0..<slots.count { close(slot: i) }
+        for i in 0..<slots.count { closeClient(slot: i) }
         for l in listeners {
-            SocketCalls.close(l.descriptor)
-            if case .unix(let path) = l.address { SocketCalls.unlinkSocket(path) }
+            Socket.close(l.descriptor)
+            if case .unix(let path) = l.address { Socket.unlinkSocket(path) }
         }
-        SocketCalls.close(pollDescriptor)
+        Socket.close(pollDescriptor)
         queueStorage.deallocate()
         readBuffer.deallocate()
         readyTokens.deallocate()
@@ -116,7 +114,7 @@ public final class GpsdServer {
         var rounds = 0
         while rounds < 4 {   // bounded: four batches of ready descriptors per wake-up
             rounds += 1
-            let n = SocketCalls.epollReady(pollDescriptor, tokens: readyTokens, events: readyEvents, capacity: Self.readyCapacity)
+            let n = EventPoll.ready(pollDescriptor, tokens: readyTokens, events: readyEvents, capacity: Self.readyCapacity)
             if n == 0 { break }
             var i = 0
             while i < n {
@@ -129,10 +127,10 @@ public final class GpsdServer {
                 }
                 let slot = Int(token & 0xFFFF)
                 guard slot < slots.count, slots[slot].isOpen, slots[slot].serial == token >> 16 else { continue }
-                if flags & UInt32(CLINUX_EPOLL_IN | CLINUX_EPOLL_HUP | CLINUX_EPOLL_ERR | CLINUX_EPOLL_RDHUP) != 0 {
-                    if !readRequests(slot: slot, nowNanoseconds: now) { close(slot: slot); changes += 1; continue }
+                if flags & (EventPoll.readable | EventPoll.hangUp | EventPoll.error | EventPoll.peerClosed) != 0 {
+                    if !readRequests(slot: slot, nowNanoseconds: now) { closeClient(slot: slot); changes += 1; continue }
                 }
-                if slots[slot].queueCount > 0 && !flush(slot: slot) { close(slot: slot); changes += 1 }
+                if slots[slot].queueCount > 0 && !flush(slot: slot) { closeClient(slot: slot); changes += 1 }
             }
             if n < Self.readyCapacity { break }
         }

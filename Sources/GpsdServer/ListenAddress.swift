@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// One address the gpsd-protocol server listens on: `127.0.0.1:2947`, `[::1]:2947`, `0.0.0.0:2947`,
 /// `[::]:2947` (port 0: any free port, for tests), or a Unix socket path (docs/gpsd-protocol.md §4).
 public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
@@ -13,6 +15,15 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// The gpsd default: loopback only, on both IP versions.
     public static let loopbackDefaults: [ListenAddress] = [.ipv4(address: (127, 0, 0, 1), port: 2947),
                                                            .ipv6(address: [UInt8](repeating: 0, count: 15) + [1], port: 2947)]
+
+    /// The address for the socket layer.
+    public var socketAddress: SocketAddress {
+        switch self {
+        case .ipv4(let a, let port): .ipv4(address: a, port: port)
+        case .ipv6(let a, let port): .ipv6(address: a, port: port)
+        case .unix(let path): .unix(path: path)
+        }
+    }
 
     /// True when only this machine can reach it (loopback or a Unix socket).
     public var isLocalOnly: Bool {
@@ -47,7 +58,7 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
             return .failure(ListenAddressError(text: text, reason: "the port is not a number 0...65535"))
         }
         if host.hasPrefix("[") && host.hasSuffix("]") {
-            guard let bytes = SocketCalls.parseIPv6(String(host.dropFirst().dropLast())) else {
+            guard let bytes = SocketAddress.ipv6Bytes(String(host.dropFirst().dropLast())) else {
                 return .failure(ListenAddressError(text: text, reason: "not an IPv6 address"))
             }
             return .success(.ipv6(address: bytes, port: port))

@@ -26,7 +26,7 @@ import Hardware
 
     @Test func theBuiltInProfilesAreExactlyTheFiles() throws {
         #expect(Self.files == BoardProfiles.names.sorted())
-        #expect(Self.files.count == 8)
+        #expect(Self.files.count == 9)
         for name in Self.files {
             let text = String(decoding: Fixtures.readFile(Self.boardDirectory + "/" + name + ".conf")!, as: UTF8.self)
             #expect(BoardProfiles.builtIn(name) == text, "board/\(name).conf differs from the built-in copy: rebuild")

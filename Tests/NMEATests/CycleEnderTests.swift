@@ -215,6 +215,51 @@ func withoutSky(_ fix: Fix) -> Fix {
         #expect(fastDeadline == 40_000_000, "\(String(describing: fastDeadline)), period \(fast.assembler.cycle.periodNanoseconds)")
     }
 
+    @Test func whileLearningABurstPauseClosesTheEpoch() throws {
+        // The first cycles after start have no learned ender: with `learningQuietNanoseconds` set (the
+        // device sets it from the baud), the epoch closes after that much silence, not a cycle late;
+        // once an ender is predicted, the quarter-period quiet line is the fallback again.
+        let second: Int64 = 1_000_000_000
+        var configuration = EpochAssembler.Configuration()
+        configuration.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: 460_800)
+        #expect(configuration.learningQuietNanoseconds == 5_347_222)
+        #expect(EpochAssembler.burstPauseNanoseconds(baud: 9600) == 21_666_666)
+        var pipeline = NMEAPipeline(configuration: configuration)
+        var fixes: [Fix] = []
+        func cycle(_ s: Int, at t: Int64) {
+            let time = "1200\(format2(s)).00"
+            nmea(["$GPRMC,\(time),A,4807.0380,N,01131.0000,E,1.0,45.0,050826,,,A",
+                  "$GPGGA,\(time),4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"]).withUnsafeBytes { raw in
+                pipeline.feed(raw, nowNanoseconds: t) { fixes.append(copy $0) }
+            }
+        }
+        cycle(0, at: 0)
+        #expect(pipeline.assembler.cycle.isLearning && pipeline.deadlineNanoseconds == 5_347_222)
+        pipeline.closeIfQuiet(nowNanoseconds: 5_347_221) { fixes.append(copy $0) }
+        #expect(fixes.isEmpty)
+        pipeline.closeIfQuiet(nowNanoseconds: 5_347_222) { fixes.append(copy $0) }
+        #expect(fixes.count == 1 && fixes[0].altitudeMSLMeters == 545.4, "the whole first cycle, GGA included")
+        cycle(1, at: second)
+        pipeline.closeIfQuiet(nowNanoseconds: second + 5_347_222) { fixes.append(copy $0) }
+        #expect(fixes.count == 2)
+        cycle(2, at: 2 * second)                  // the third cycle closes at its learned ender (GGA)
+        #expect(fixes.count == 3 && !pipeline.assembler.cycle.isLearning)
+        #expect(pipeline.assembler.counters.epochsClosedByQuietLine == 2)
+        #expect(pipeline.assembler.counters.epochsClosedAtCycleEnder == 1)
+        #expect(pipeline.assembler.counters.sentencesAfterClose == 0)
+        // Learned: an epoch whose ender does not come waits for the quarter-period quiet line.
+        nmea(["$GPRMC,120003.00,A,4807.0380,N,01131.0000,E,1.0,45.0,050826,,,A"]).withUnsafeBytes { raw in
+            pipeline.feed(raw, nowNanoseconds: 3 * second) { fixes.append(copy $0) }
+        }
+        #expect(pipeline.deadlineNanoseconds == 3 * second + second / 4)
+        // Off (replay, and the default): nothing waits before a period is known.
+        var off = NMEAPipeline()
+        nmea(["$GPRMC,120000.00,A,4807.0380,N,01131.0000,E,1.0,45.0,050826,,,A"]).withUnsafeBytes { raw in
+            off.feed(raw, nowNanoseconds: 0) { _ in }
+        }
+        #expect(off.deadlineNanoseconds == nil)
+    }
+
     @Test func withoutTimesNothingWaitsForAQuietLine() throws {
         let log = try #require(Fixtures.bytes("nmea/gpsd/mt3339.nmea"))
         var pipeline = NMEAPipeline()

@@ -32,6 +32,10 @@ extension ConfigurationKeys {
         .text("time", "chrony_socket", \.time.chronySocket, allowed: "none or an absolute path",
               doc: "chrony's refclock SOCK socket (e.g. /run/chrony/puckd.sock): each fix's UTC goes there as a coarse sample",
               validate: { $0.isEmpty || ConfigurationKey.isNone($0) || $0.hasPrefix("/") ? nil : "not an absolute path, write /run/chrony/puckd.sock or none" }),
+        .text("time", "chrony_pps_socket", \.time.chronyPPSSocket, allowed: "none or an absolute path",
+              doc: "chrony's refclock SOCK socket for the PPS (e.g. /run/chrony/puckd-pps.sock): each pulse paired with its "
+                  + "second goes there as a pulse sample (chrony: refclock SOCK … lock on the coarse refclock)",
+              validate: { $0.isEmpty || ConfigurationKey.isNone($0) || $0.hasPrefix("/") ? nil : "not an absolute path, write /run/chrony/puckd-pps.sock or none" }),
     ]
 }
 
@@ -41,6 +45,12 @@ public struct TimeSettings: Sendable, Equatable {
     public var chronySocket = ""
     /// The socket path, nil for none.
     public var chronySocketPath: String? { chronySocket.isEmpty || ConfigurationKey.isNone(chronySocket) ? nil : chronySocket }
+    /// chrony's `refclock SOCK` path for PPS pulse samples; empty or none for none.
+    public var chronyPPSSocket = ""
+    /// That socket path, nil for none.
+    public var chronyPPSSocketPath: String? {
+        chronyPPSSocket.isEmpty || ConfigurationKey.isNone(chronyPPSSocket) ? nil : chronyPPSSocket
+    }
 }
 
 extension String {

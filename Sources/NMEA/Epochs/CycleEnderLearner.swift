@@ -44,6 +44,14 @@ public struct CycleEnderLearner: Sendable {
     /// How many cycles in a row a pattern must have held to be trusted: 2 at first, the whole history
     /// after a wrong prediction.
     public private(set) var requiredStretch = 2
+    /// Cycles begun since the last reset, and whether any of them had a predicted ender: while none
+    /// had (`isLearning`), the receiver's cycle is not known at all.
+    public private(set) var cyclesSeen = 0
+    public private(set) var hasPredicted = false
+
+    /// True from a reset until the first predicted ender, for at most `historyCapacity` cycles (a
+    /// receiver whose cycle never shows a pattern stops counting as new).
+    public var isLearning: Bool { !hasPredicted && cyclesSeen <= Self.historyCapacity }
 
     /// One remembered cycle: its number (`Int64.min`: none) and its ender.
     private struct Observation: Sendable {
@@ -76,6 +84,8 @@ public struct CycleEnderLearner: Sendable {
         lastEnder = .none
         predicted = periodNanoseconds > 0
             ? predict(for: index(of: time), wholeSecond: isWholeSecondInFasterStream(time)) : .none
+        if cyclesSeen < Int.max { cyclesSeen += 1 }
+        if predicted != .none { hasPredicted = true }
     }
 
     /// Counts one sentence of the current cycle (`signature` from `CycleEnder.signature`, nil for a

@@ -11,7 +11,8 @@
 ///   sentence is in, no cycle late;
 /// - a quiet line (only when the caller tells the time, `noteLineActivity`): no byte for
 ///   `quietCloseFraction` of the receiver's period since the last one (`closeIfQuiet`, at
-///   `quietDeadlineNanoseconds`);
+///   `quietDeadlineNanoseconds`); while the receiver's cycle is still being learned (the first cycles
+///   after start), no byte for `learningQuietNanoseconds`, the longest pause inside one burst;
 /// - the next epoch's first timed sentence (the fallback, always), or `finish`.
 /// A sentence that arrives for an epoch already closed changes nothing and is counted
 /// (`AssemblerCounters.sentencesAfterClose`). Why, and measured on gpsd's corpus: docs/nmea-epochs.md §1.
@@ -43,6 +44,10 @@ public struct EpochAssembler: Sendable {
         /// The shortest quiet time that closes an epoch, nanoseconds (20 ms: USB receivers deliver in
         /// 1 ms frames, a UART at 9600 baud needs 1 ms a byte).
         public var minimumQuietNanoseconds: Int64 = 20_000_000
+        /// While no cycle ender has been learned yet (`CycleEnderLearner.isLearning`: the first two
+        /// cycles after start): close an epoch after this much silence, nanoseconds (0: off, the quiet
+        /// fraction decides; a quiet fraction of 0 turns this off too). The device sets it from the line's speed (`burstPauseNanoseconds(baud:)`).
+        public var learningQuietNanoseconds: Int64 = 0
         /// A 3D fix in an epoch without an altitude of its own (the RMC-only cycles of a receiver that
         /// sends GGA every 2nd or 4th cycle) keeps the altitude of a 3D epoch at most this long before,
         /// flagged `altitudeHeld`, nanoseconds (5 s).
@@ -181,12 +186,24 @@ public struct EpochAssembler: Sendable {
     }
 
     /// When the open epoch closes for a quiet line (monotonic ns, see `closeIfQuiet`); nil when nothing
-    /// waits: no open epoch, no period learned yet, the quiet close off, or never told the time.
+    /// waits: no open epoch, no period learned yet (and no `learningQuietNanoseconds` while learning), the quiet close off, or never told the time.
     public var quietDeadlineNanoseconds: Int64? {
-        guard state == .open, let last = lastActivityNanoseconds, learner.periodNanoseconds > 0,
-              configuration.quietCloseFraction > 0 else { return nil }
+        guard state == .open, let last = lastActivityNanoseconds else { return nil }
+        if configuration.learningQuietNanoseconds > 0 && configuration.quietCloseFraction > 0 && learner.isLearning {
+            return last + configuration.learningQuietNanoseconds
+        }
+        guard learner.periodNanoseconds > 0, configuration.quietCloseFraction > 0 else { return nil }
         let quiet = Int64(configuration.quietCloseFraction * Double(learner.periodNanoseconds))
         return last + max(quiet, configuration.minimumQuietNanoseconds)
+    }
+
+    /// The longest pause inside one burst of a receiver at `baud` (8N1), nanoseconds: 5 ms (a
+    /// receiver producing its messages one by one, the kernel's and a USB adapter's delivery) plus 16
+    /// characters (a UART's receive FIFO interrupts after a threshold of bytes or a timeout of a few
+    /// characters). 460800 baud: 5.35 ms; 9600: 21.7 ms. A wrong close is counted
+    /// (`sentencesAfterClose`) and only possible in the learning cycles.
+    public static func burstPauseNanoseconds(baud: Int) -> Int64 {
+        5_000_000 + 16 * 10 * 1_000_000_000 / Int64(max(baud, 300))
     }
 
     /// Completes the open epoch when the line has been quiet until `now` (`quietDeadlineNanoseconds`).

@@ -117,8 +117,6 @@ extension Device {
         ppsInput.fillSnapshot(&d, nowNanoseconds: now)
         console?.fillSnapshot(&d, nowNanoseconds: now)
         persistence.fillSnapshot(&d, nowNanoseconds: now)
-        trackRecorder.fillSnapshot(&d, nowNanoseconds: now)
-        uplink.fillSnapshot(&d, nowNanoseconds: now)
         // Faults with their reasons.
         d.faults.removeAll()
         if faults.contains(.gpsDown) {
@@ -147,6 +145,8 @@ extension Device {
         }
         if faults.contains(.pps) { d.faults.append(ConsoleFault(source: "pps", reason: t.ppsProblem)) }
         if gpio == nil && !t.gpioProblem.isEmpty { d.faults.append(ConsoleFault(source: "gpio", reason: t.gpioProblem)) }
+        trackRecorder.fillSnapshot(&d, nowNanoseconds: now)   // its source row, its fault, the track view
+        uplink.fillSnapshot(&d, nowNanoseconds: now)         // its source row and its fault
         refreshLEDs(&d, nowNanoseconds: now)
         refreshCounters(&d)
         // Calibration.

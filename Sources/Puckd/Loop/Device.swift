@@ -60,6 +60,8 @@ public final class Device {
     let gpsdServer: GpsdServer?
     /// chrony's refclock socket (`[time] chrony_socket`), nil when none.
     let chrony: ChronySocket?
+    /// chrony's refclock socket for PPS pulse samples (`[time] chrony_pps_socket`), nil when none.
+    let chronyPPS: ChronySocket?
     var lastIMUSampleForServer: IMUSample?
     /// The track journal (`[track]`, Outputs/DeviceTrackRecorder.swift).
     let trackRecorder: DeviceTrackRecorder
@@ -76,6 +78,10 @@ public final class Device {
     let printsReport: Bool
 
     // MARK: time
+    /// Ticks on demand (`DeviceSetup.ticksOnDemand`, Loop/DeviceTickDemand.swift).
+    let ticksOnDemand: Bool
+    /// On demand: an input asked for a tick (cleared by the tick).
+    var tickRequested = false
     public let startNanoseconds: Int64
     let imuPeriodNanoseconds: Int64
     var nextStatusNanoseconds: Int64
@@ -127,17 +133,26 @@ public final class Device {
         gpio = setup.gpio
         gpsdServer = setup.gpsdServer
         chrony = c.time.chronySocketPath.map { ChronySocket(path: $0) }
+        chronyPPS = c.time.chronyPPSSocketPath.map { ChronySocket(path: $0) }
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor
         stopAtNanoseconds = setup.stopAtNanoseconds
         printsReport = setup.printsReport
+        ticksOnDemand = setup.ticksOnDemand
         gpioProblem = setup.gpioProblem
         startNanoseconds = now
         imuPeriodNanoseconds = 1_000_000_000 / Int64(c.imu.rateHertz)
         nextStatusNanoseconds = now
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
+        // Until the receiver's cycle ender is learned, an epoch closes after the longest pause inside
+        // one burst at the line's speed (docs/nmea-epochs.md §1, the quiet line); auto-baud: the slowest rate tried.
+        if case .fixed(let rate) = c.gps.baud {
+            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: rate)
+        } else {
+            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: 4800)
+        }
         epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
         accuracySetting = c.tracking.accuracy
@@ -219,7 +234,6 @@ public final class Device {
         }
         console?.slots = PollSlots(first: slots[6], count: 2)
         gpsLink = GPSLink(c.gps, epochs: epochs, output: output, console: console, nowNanoseconds: now)
-        gpsLink.receiverBytesServer = setup.gpsdServer
         loadConsolePassword(c.console.passwordFile)
 
         startupReport = persistence.reportLines + trackRecorder.reportLines + uplink.reportLines + setup.gpsdServerReport

@@ -136,7 +136,7 @@ extension Device {
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now,
-                                   onBytes: { bytes in trackRecorder.publish(receiverBytes: bytes, nowNanoseconds: now) }) { fix in
+                                   onBytes: { bytes in routeReceiverBytes(bytes, nowNanoseconds: now) }) { fix in
                 route(fix, nowNanoseconds: now)
             }
         }
@@ -157,9 +157,12 @@ extension Device {
             || now >= console.deadlineNanoseconds ?? .max {
             serviceConsole(nowNanoseconds: now)
         }
-        if scheduler.tickDue(nowNanoseconds: now) {
+        if ticksOnDemand { drainEventsOnDemand() }
+        if scheduler.tickDue(nowNanoseconds: now)
+            || (ticksOnDemand && tickAwaited && scheduler.periodElapsed(nowNanoseconds: now)) {
             tick(nowNanoseconds: now)
             scheduler.tickRan(nowNanoseconds: now)
+            tickRequested = false
         }
         periodic(nowNanoseconds: now)
         if pendingReloadRequests > 0 && now >= nextReloadNanoseconds {
@@ -172,11 +175,14 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds,
-                      deadline: WakeScheduler.earliest(WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds,
-                                                                             trackRecorder.deadlineNanoseconds),
-                                                      uplink.deadlineNanoseconds),
-                      fired: ready.contains(.timer))
+        var deadline = WakeScheduler.earliest(WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds,
+                                                                   trackRecorder.deadlineNanoseconds), uplink.deadlineNanoseconds)
+        if ticksOnDemand {
+            scheduler.planTick(fullRate: core.cameraAnimates, demand: tickAwaited ? now : nextTickDemandNanoseconds(nowNanoseconds: now),
+                               nowNanoseconds: now)
+            deadline = softWakeDeadline(gps: gps, deadline: deadline, nowNanoseconds: now)
+        }
+        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: deadline, fired: ready.contains(.timer))
         return baud
     }
 

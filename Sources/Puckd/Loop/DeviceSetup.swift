@@ -40,6 +40,10 @@ public struct DeviceSetup {
     public var trackFiles: DeviceTrackFiles?
     /// Print the start-up report.
     public var printsReport = true
+    /// Ticks on demand (docs/power.md §2): the tracking tick runs at the full rate only while the
+    /// camera or the puck animates or a reader wants frames, otherwise after an input and at the next
+    /// time-based change. `puckd run` sets it; false keeps the steady full-rate tick.
+    public var ticksOnDemand = false
 
     public init(loaded: LoadedConfiguration, sources: ConfigurationSources, gpsDescription: String) {
         self.loaded = loaded

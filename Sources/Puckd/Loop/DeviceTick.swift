@@ -15,7 +15,6 @@ extension Device {
         core.tick(atNanoseconds: now)
         drainCoreEvents()
         publishTickToGpsdServer(nowNanoseconds: now)
-        publishTickToGpsdServer(nowNanoseconds: now)
         updateFaults(nowNanoseconds: now)
         if controls.leds != nil {
             controls.showLEDs(indicatorState(nowNanoseconds: now), nowNanoseconds: now)
@@ -50,9 +49,13 @@ extension Device {
     }
 
     /// Reads the core's events: mode, viewport, location and authorization changes are saved (and the
-    /// mode LED restarts its blink group on a mode change).
-    func drainCoreEvents() {
+    /// mode LED restarts its blink group on a mode change). Returns true when one of them is more than
+    /// a location or heading update (ticks on demand tick for it, Loop/DeviceTickDemand.swift).
+    @discardableResult
+    func drainCoreEvents() -> Bool {
+        var changed = false
         while let timed = core.popEvent() {
+            if case .didUpdateUserLocation = timed.event {} else { changed = true }
             console?.state.events.record(timed)
             gpsdServer?.publish(event: timed)
             switch timed.event {
@@ -82,6 +85,7 @@ extension Device {
                 break
             }
         }
+        return changed
     }
 
     /// Recomputes the fault bits and logs those that appear or clear.

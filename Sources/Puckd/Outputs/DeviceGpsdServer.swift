@@ -17,7 +17,11 @@ extension Device {
     public static func openGpsdServer(_ c: PuckdConfiguration, devicePath: String? = nil) -> (server: GpsdServer?, lines: [String]) {
         var opened = openServer(c, devicePath: devicePath)
         if let path = c.time.chronySocketPath {
-            opened.lines.append("time: chrony refclock SOCK " + path + ": each fix's UTC as a coarse sample (no PPS pairing yet)")
+            opened.lines.append("time: chrony refclock SOCK " + path + ": each fix's UTC as a coarse sample")
+        }
+        if let path = c.time.chronyPPSSocketPath {
+            opened.lines.append("time: chrony refclock SOCK " + path + ": each PPS pulse paired with its second as a pulse sample"
+                                + (c.pps.line == nil && (c.pps.device.isEmpty || c.pps.device == "none") ? " (but [pps] has no line or device)" : ""))
         }
         return opened
     }
@@ -97,6 +101,10 @@ extension Device {
         if let chrony {
             t.append("time.chronySamples", Int64(truncatingIfNeeded: chrony.samplesSent))
             t.append("time.chronySamplesLost", Int64(truncatingIfNeeded: chrony.samplesLost))
+        }
+        if let chronyPPS {
+            t.append("time.chronyPulseSamples", Int64(truncatingIfNeeded: chronyPPS.samplesSent))
+            t.append("time.chronyPulseSamplesLost", Int64(truncatingIfNeeded: chronyPPS.samplesLost))
         }
     }
 

@@ -19,6 +19,8 @@ public final class SimulatedBoard {
     /// The recorded IMU the twin replays (`[sim] imu_log`); nil: the twin follows `motion`.
     public let imuRecording: SimulatedIMURecording?
     public let gpio: SimulatedGPIO
+    /// The receiver's PPS output on the GPIO twin (`[pps] line`; nil without one or with `[pps] device`).
+    public private(set) var pps: SimulatedPPS?
     /// Button line offsets (primary, secondary; -1 = none).
     private var buttonOffsets: InlineArray<2, Int>
     private var releaseAt: InlineArray<2, Int64> = .init(repeating: .max)
@@ -98,14 +100,35 @@ public final class SimulatedBoard {
         }
         gpio = SimulatedGPIO(label: "puckd-sim", lineCount: 54, historyCapacity: 512)
         buttonOffsets = [configuration.gpio.button ?? -1, configuration.gpio.button2 ?? -1]
+        let ppsDevice = configuration.pps.device
+        if let line = configuration.pps.line, line >= 0, line < gpio.lineCount, ppsDevice.isEmpty || ppsDevice == "none" {
+            pps = SimulatedPPS(offset: UInt32(line))
+            pps?.plan(after: receiver)
+        }
     }
 
     /// The earliest time the board needs a wake-up for (next epoch, a button release), monotonic ns.
-    public var deadlineNanoseconds: Int64 { min(receiver.deadlineNanoseconds, releaseAt[0], releaseAt[1]) }
+    public var deadlineNanoseconds: Int64 {
+        min(receiver.deadlineNanoseconds, releaseAt[0], releaseAt[1], pps?.deadlineNanoseconds ?? .max)
+    }
 
-    /// Sends due epochs and releases held buttons.
+    /// Sends due epochs (each whole second's PPS pulse before it) and releases held buttons.
     public func service(nowNanoseconds now: Int64) {
-        receiver.service(nowNanoseconds: now)
+        if pps != nil && now - receiver.deadlineNanoseconds <= 1_000_000_000 {
+            // One epoch at a time, so that each whole second's pulse rises before its sentences.
+            var sent = 0
+            while sent < 32 {
+                pps!.service(gpio, nowNanoseconds: now)
+                guard receiver.deadlineNanoseconds <= now else { break }
+                receiver.service(nowNanoseconds: receiver.deadlineNanoseconds)
+                pps!.plan(after: receiver)
+                sent += 1
+            }
+            pps!.service(gpio, nowNanoseconds: now)
+        } else {
+            receiver.service(nowNanoseconds: now)
+            pps?.plan(after: receiver)
+        }
         var i = 0
         while i < 2 {
             if releaseAt[i] <= now {

@@ -82,6 +82,9 @@ public final class SimulatedReceiver {
                                  schedule: schedule, loop: loop, startNanoseconds: startNanoseconds)
     }
 
+    /// The schedule's index of the epoch sent next (at `deadlineNanoseconds`).
+    public var nextEpochIndex: Int { next }
+
     /// True when a non-looping replay has sent its last epoch.
     public var finished: Bool { deadlineNanoseconds == .max }
 

@@ -48,9 +48,17 @@ public enum SocketAddress: Sendable, Equatable {
         case .unix(let path):
             var sa = sockaddr_un()
             sa.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(path.utf8)
-            guard bytes.count < MemoryLayout.size(ofValue: sa.sun_path) else { throw Errno(rawValue: ENAMETOOLONG) }
-            withUnsafeMutableBytes(of: &sa.sun_path) { raw in for i in 0..<bytes.count { raw[i] = bytes[i] } }
+            // Byte by byte from the UTF-8 view (no Array: a reconnect runs on the loop).
+            let fits: Bool = withUnsafeMutableBytes(of: &sa.sun_path) { raw in
+                var i = 0
+                for b in path.utf8 {
+                    guard i < raw.count - 1 else { return false }
+                    raw[i] = b
+                    i += 1
+                }
+                return true
+            }
+            guard fits else { throw Errno(rawValue: ENAMETOOLONG) }
             return Self.call(&sa, body)
         }
     }

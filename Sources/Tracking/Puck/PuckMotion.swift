@@ -80,6 +80,9 @@ struct BearingMotion: Sendable {
     /// Target angle (where the motion ends), degrees 0..<360.
     var target: Double? { hasValue ? Angle.wrap360(to) : nil }
 
+    /// True while turning at `now`.
+    func isMoving(at now: Int64) -> Bool { hasValue && now < startNanoseconds + durationNanoseconds }
+
     /// Turns to `target` over `durationNanoseconds` along the shortest arc from the value at `now`.
     mutating func turn(to target: Double, at now: Int64, durationNanoseconds: Int64) {
         guard let current = value(at: now), durationNanoseconds > 0 else {

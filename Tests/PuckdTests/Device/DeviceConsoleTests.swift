@@ -147,6 +147,14 @@ import Tracking
         #expect(parsed.output == "status 3D none ['gps', 'imu', 'gpio', 'pps', 'console', 'state', 'track']\n")
     }
 
+    @Test func aTrackFaultIsListedByStatusWithWhatToDo() throws {
+        let c = try started(["track.directory=/proc/puckd-no-track"])
+        defer { c.h.removeDirectory() }
+        let status = c.command("status")
+        #expect(status.contains("track: cannot create the track directory /proc/puckd-no-track"), "\(status)")
+        #expect(c.command("track").contains("last error  cannot create the track directory /proc/puckd-no-track"))
+    }
+
     @Test func trackViewShowsTheJournal() throws {
         let c = try started(["track.flush_interval_s=1"])
         defer { c.h.removeDirectory() }

@@ -83,10 +83,12 @@ struct PPSInput: LoopComponent {
         }
     }
 
-    /// A fix at a whole UTC second (`utc`, ns) arrived at `now`: pair it with the last pulse.
-    mutating func publish(wholeSecondUTCNanoseconds utc: Int64, nowNanoseconds now: Int64) {
+    /// A fix at a whole UTC second (`utc`, ns) arrived at `now`: pair it with the last pulse. Returns
+    /// the pairing (for the router: the gpsd server's PPS/TOFF, chrony's pulse samples), its pulse
+    /// time on the clock `pulseClockIsMonotonic` names.
+    mutating func publish(wholeSecondUTCNanoseconds utc: Int64, nowNanoseconds now: Int64) -> PPSPairedPulse? {
         if line != nil {
-            _ = pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: now)
+            return pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: now)
         } else if let device {
             // The kernel stamps PPS on CLOCK_REALTIME: pair on that clock (read only for whole seconds).
             if let reading = try? device.fetch(), reading.assertSequence != lastSequence {
@@ -94,9 +96,14 @@ struct PPSInput: LoopComponent {
                 edges &+= 1
                 pairing.pulse(atNanoseconds: reading.assertRealtimeNanoseconds)
             }
-            _ = pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: Int64(truncatingIfNeeded: SystemClock.realtimeNanoseconds()))
+            return pairing.fix(utcNanoseconds: utc, receivedAtNanoseconds: Int64(truncatingIfNeeded: SystemClock.realtimeNanoseconds()))
         }
+        return nil
     }
+
+    /// The clock of the pulse times: GPIO edge events are stamped on CLOCK_MONOTONIC (the loop's
+    /// clock), the kernel PPS device on CLOCK_REALTIME.
+    var pulseClockIsMonotonic: Bool { device == nil }
 
     /// The start-up report's line.
     var reportLine: String {

@@ -1,5 +1,4 @@
 import Console
-import GpsdServer
 import Configuration
 import Hardware
 import NMEA
@@ -27,8 +26,6 @@ struct PendingFixes {
 /// from there). Everything is allocated at start-up.
 final class GPSLink {
     var pipeline: NMEAPipeline
-    /// The gpsd server whose `nmea`/`raw` watchers get the receiver's bytes unchanged, as read (set by the router).
-    var receiverBytesServer: GpsdServer?
     var baudSearch: BaudRateSearch?
     /// Configuring the receiver: the configurator, the UBX reader, what the log said.
     let receiverLink: DeviceReceiverLink
@@ -122,7 +119,6 @@ final class GPSLink {
     func feed(_ bytes: UnsafeRawBufferPointer, nowNanoseconds now: Int64, onFix: (borrowing Fix) -> Void) {
         var pending = PendingFixes()
         observeReceiverBytes(bytes, nowNanoseconds: now)
-        receiverBytesServer?.publish(receiverBytes: bytes)
         pipeline.feed(bytes, nowNanoseconds: now, onSentence: { s, c in observeReceiverSentence(s, c, nowNanoseconds: now) }) { fix in
             pending.append(fix)
         }

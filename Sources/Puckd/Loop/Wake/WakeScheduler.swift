@@ -23,6 +23,8 @@ struct WakeScheduler {
     /// Tracking ticks run, and ticks skipped because the loop fell behind by more than one period.
     private(set) var ticks: UInt64 = 0
     private(set) var skippedTicks: UInt64 = 0
+    /// When the last tick ran (on demand, ticks never come closer together than a period).
+    private(set) var lastTickNanoseconds: Int64 = .min / 2
 
     init(tickHertz: Int, imuPeriodNanoseconds: Int64?, nowNanoseconds now: Int64) {
         timer = try? FileDescriptor.monotonicTimer()
@@ -52,10 +54,35 @@ struct WakeScheduler {
     /// A tick ran at `now`: the next one is a period later; periods the loop slept through are skipped.
     mutating func tickRan(nowNanoseconds now: Int64) {
         ticks &+= 1
+        lastTickNanoseconds = now
+        if nextTickNanoseconds > now + tickPeriodNanoseconds {      // an on-demand tick before the planned one
+            nextTickNanoseconds = now + tickPeriodNanoseconds
+            return
+        }
         nextTickNanoseconds += tickPeriodNanoseconds
         if nextTickNanoseconds <= now {
             skippedTicks &+= UInt64((now - nextTickNanoseconds) / tickPeriodNanoseconds + 1)
             nextTickNanoseconds = now + tickPeriodNanoseconds
+        }
+    }
+
+    /// True when a period has passed since the last tick (within the coalescing window): an input may
+    /// have its tick now (ticks on demand).
+    func periodElapsed(nowNanoseconds now: Int64) -> Bool {
+        now >= lastTickNanoseconds + tickPeriodNanoseconds - coalesceNanoseconds
+    }
+
+    /// Ticks on demand (docs/power.md §2): the next tick on the full-rate schedule while `fullRate`,
+    /// else at `demand` (the earliest time a tick changes something; nil: none), never closer than a
+    /// period after the last tick.
+    mutating func planTick(fullRate: Bool, demand: Int64?, nowNanoseconds now: Int64) {
+        let earliest = lastTickNanoseconds + tickPeriodNanoseconds
+        if fullRate {
+            if nextTickNanoseconds > now + tickPeriodNanoseconds { nextTickNanoseconds = max(earliest, now) }
+        } else if let demand {
+            nextTickNanoseconds = max(demand, earliest)
+        } else {
+            nextTickNanoseconds = .max
         }
     }
 
@@ -72,7 +99,8 @@ struct WakeScheduler {
     mutating func arm(imuNextNanoseconds imuNext: Int64?, deadline: Int64?, fired: Bool) {
         guard let timer else { return }
         let imuNext = imuNext ?? .max
-        var target = imuNext <= nextTickNanoseconds + coalesceNanoseconds ? imuNext : nextTickNanoseconds
+        let tick = nextTickNanoseconds
+        var target = tick == .max || imuNext <= tick + coalesceNanoseconds ? imuNext : tick
         if let deadline, deadline < target { target = deadline }
         if target != armedWakeNanoseconds || fired {
             armedWakeNanoseconds = target

@@ -1,0 +1,60 @@
+import Hardware
+
+/// Ticks on demand (`DeviceSetup.ticksOnDemand`, docs/power.md §2): when the router must tick
+/// without the steady full-rate schedule, and the wake-up floor that keeps the soft deadlines.
+extension Device {
+    /// The longest the loop sleeps on demand when nothing is due (the soft deadlines: GPS reconnect,
+    /// button debounce decisions, the simulated receiver's epochs, the status line, the watchdog,
+    /// the state write are met within it; with the steady tick they were met within one period).
+    static let softWakeFloorNanoseconds: Int64 = 100_000_000
+
+    /// A fix or a change of mode, viewport or authorization reached the core since the last tick, or a
+    /// console command waits for its answer: the next tick is due as soon as a period has passed. (A
+    /// heading sample is an input too, but changes nothing a tick would show that its events, drained
+    /// at every wake-up, do not carry: its bearing reaches the puck at the next tick that is due.)
+    var tickAwaited: Bool { tickRequested || console?.awaitingTick != nil }
+
+    /// On demand, each wake-up drains the core's events (their own times are kept) and asks for a
+    /// tick when one of them changes more than the location or heading.
+    func drainEventsOnDemand() {
+        if core.events.count > 0 && drainCoreEvents() { tickRequested = true }
+    }
+
+    /// The earliest time after `now` a tick changes what the device shows or says, with nothing
+    /// animating: the core's next change, the LEDs' next blink edge, the console watch's next frame,
+    /// a `puckd` watcher's next PUCK frame, and the faults that appear with time (GPS silent, the
+    /// fix going stale, the IMU's start-up grace). nil: none.
+    func nextTickDemandNanoseconds(nowNanoseconds now: Int64) -> Int64? {
+        var next = Self.later(core.nextChangeNanoseconds, than: now)
+        if controls.leds != nil {
+            let g = configuration.gpio
+            let edge = controls.ledPatterns.nextChangeNanoseconds(
+                for: indicatorState(nowNanoseconds: now), after: now, fix: g.ledFix != nil, mode: g.ledMode != nil,
+                heartbeat: g.ledHeartbeat != nil)
+            next = WakeScheduler.earliest(next, Self.later(edge, than: now))
+        }
+        if let console { next = WakeScheduler.earliest(next, Self.later(console.session.nextRedrawNanoseconds, than: now)) }
+        next = WakeScheduler.earliest(next, Self.later(gpsdServer?.nextPuckdFrameNanoseconds, than: now))
+        let stale = Int64(configuration.gps.staleSeconds * 1e9)
+        next = WakeScheduler.earliest(next, Self.later(gpsLink.lastSentenceNanoseconds + stale, than: now))
+        if let position = gpsLink.lastPositionNanoseconds { next = WakeScheduler.earliest(next, Self.later(position + stale, than: now)) }
+        next = WakeScheduler.earliest(next, Self.later(startNanoseconds + 2_000_000_001, than: now))
+        return next
+    }
+
+    /// The wake-up deadline on demand: the epoch's quiet-line `deadline`, the GPS source's and the
+    /// console transport's own deadlines, and at the latest the soft-deadline floor.
+    func softWakeDeadline<Source: ByteSource & ~Copyable>(gps: borrowing Source, deadline: Int64?,
+                                                           nowNanoseconds now: Int64) -> Int64? {
+        var next = WakeScheduler.earliest(deadline, now + Self.softWakeFloorNanoseconds)
+        next = WakeScheduler.earliest(next, Self.later(gps.pollRequest.deadlineNanoseconds, than: now))
+        if let console { next = WakeScheduler.earliest(next, Self.later(console.transport.inputPollRequest.deadlineNanoseconds, than: now)) }
+        return next
+    }
+
+    /// `t` when it lies after `now`, else nil.
+    static func later(_ t: Int64?, than now: Int64) -> Int64? {
+        guard let t, t > now, t != .max else { return nil }
+        return t
+    }
+}
