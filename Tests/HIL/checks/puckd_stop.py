@@ -32,7 +32,8 @@ def sigterm(hw, check, console, state_dir):
     check.true("kernel GPIO trace: the lit fix LED was only written 0 (off) from SIGTERM on",
                bool(fix_values) and set(fix_values) == {"0"}, f"writes: {' '.join(fix_values) or 'none'}")
     check.true("all lines released", board.lines_released(hw))
-    state_files = sorted(glob.glob(state_dir + "/*"))
+    # The state directory holds the state file and the track journal's directory (track/).
+    state_files = sorted(p for p in glob.glob(state_dir + "/*") if os.path.isfile(p))
     state_file = state_files[0] if len(state_files) == 1 else " ".join(state_files)
     check.true(f"the state file exists and is not empty ({state_file})",
                len(state_files) == 1 and os.path.getsize(state_file) > 0)
