@@ -118,9 +118,9 @@ import TestSupport
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
         // Whether the replayed drive's first fix was applied before the piped line was read, and whether
-        // the camera's move to it had begun or ended by the tick that answers (ticks on demand answer at
-        // the next tick), depends on how fast the process started: any of the three states is right; the
-        // mode is what the line asked for.
+        // the camera's move to it had begun or ended by the tick that answers (a command is answered
+        // at the next tick), depends on how fast the process started: any of the three states is right;
+        // the mode is what the line asked for.
         let states = ["possible", "began", "changed"].map { "mode followWithCourse (tracking state \($0))" }
         #expect(states.contains(String(lines.first ?? "")), "\(lines.first ?? "")")
         #expect(lines.dropFirst().first?.hasPrefix("puckd 0.1.0, board simulated board") == true)
