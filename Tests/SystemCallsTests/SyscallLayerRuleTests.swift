@@ -15,7 +15,6 @@ import TestSupport
     /// Modules still calling the OS directly, and why they are not migrated yet.
     static let notYetMigrated: [String: String] = [
         "Hardware": "termios, sockets, directory scans, PPS and I2C opens still call libc; sources count -errno internally (their poll requests and the console transport hand out FileDescriptor)",
-        "Commands": "the subcommands' terminal, pacing and output code still calls libc directly",
         "IMU": "I2CError.other carries the raw errno of Hardware's I2CDevBus (an Errno once Hardware moves)",
     ]
 
