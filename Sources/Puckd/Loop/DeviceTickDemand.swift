@@ -20,25 +20,28 @@ extension Device {
         if core.events.count > 0 && drainCoreEvents() { tickRequested = true }
     }
 
-    /// The earliest time after `now` a tick changes what the device shows or says, with nothing
-    /// animating: the core's next change, the LEDs' next blink edge, the console watch's next frame,
-    /// a `puckd` watcher's next PUCK frame, and the faults that appear with time (GPS silent, the
-    /// fix going stale, the IMU's start-up grace). nil: none.
+    /// The earliest time after the last tick at which a tick changes what the device shows or says,
+    /// with nothing animating: the core's next change, the LEDs' next blink edge, the console watch's
+    /// next frame, a `puckd` watcher's next PUCK frame, and the faults that appear with time (GPS
+    /// silent, the fix going stale, the IMU's start-up grace). nil: none. Counted from the last tick,
+    /// not from `now`: a change that fell between the two (a tick ran just before an LED edge, the
+    /// next wake-up came after it) is still owed its tick, at once (docs/power.md §2.1).
     func nextTickDemandNanoseconds(nowNanoseconds now: Int64) -> Int64? {
-        var next = Self.later(core.nextChangeNanoseconds, than: now)
+        let since = scheduler.lastTickNanoseconds
+        var next = Self.later(core.nextChangeNanoseconds, than: since)
         if controls.leds != nil {
             let g = configuration.gpio
             let edge = controls.ledPatterns.nextChangeNanoseconds(
-                for: indicatorState(nowNanoseconds: now), after: now, fix: g.ledFix != nil, mode: g.ledMode != nil,
+                for: indicatorState(nowNanoseconds: now), after: since, fix: g.ledFix != nil, mode: g.ledMode != nil,
                 heartbeat: g.ledHeartbeat != nil)
-            next = WakeScheduler.earliest(next, Self.later(edge, than: now))
+            next = WakeScheduler.earliest(next, Self.later(edge, than: since))
         }
-        if let console { next = WakeScheduler.earliest(next, Self.later(console.session.nextRedrawNanoseconds, than: now)) }
-        next = WakeScheduler.earliest(next, Self.later(gpsdServer?.nextPuckdFrameNanoseconds, than: now))
+        if let console { next = WakeScheduler.earliest(next, Self.later(console.session.nextRedrawNanoseconds, than: since)) }
+        next = WakeScheduler.earliest(next, Self.later(gpsdServer?.nextPuckdFrameNanoseconds, than: since))
         let stale = Int64(configuration.gps.staleSeconds * 1e9)
-        next = WakeScheduler.earliest(next, Self.later(gpsLink.lastSentenceNanoseconds + stale, than: now))
-        if let position = gpsLink.lastPositionNanoseconds { next = WakeScheduler.earliest(next, Self.later(position + stale, than: now)) }
-        next = WakeScheduler.earliest(next, Self.later(startNanoseconds + 2_000_000_001, than: now))
+        next = WakeScheduler.earliest(next, Self.later(gpsLink.lastSentenceNanoseconds + stale, than: since))
+        if let position = gpsLink.lastPositionNanoseconds { next = WakeScheduler.earliest(next, Self.later(position + stale, than: since)) }
+        next = WakeScheduler.earliest(next, Self.later(startNanoseconds + 2_000_000_001, than: since))
         return next
     }
 
