@@ -1,4 +1,5 @@
 import Hardware
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd
@@ -59,5 +60,38 @@ import TestSupport
         let c = h.device.counters
         #expect(allocations == 0)
         #expect(c.ticks > c0.ticks && c.fixes - c0.fixes >= 200 && c.imuSamples - c0.imuSamples > 2500)
+    }
+
+    /// Without the IMU nothing wakes the loop on a period: each part's own deadline must (the simulated
+    /// receiver's epochs, the button's debounce decision, the status line). Every descriptor counts
+    /// as ready at each wake-up, as `advance` does, so only the timer decides when the loop runs.
+    @Test func withoutTheIMUEachDeadlineWakesTheLoop() throws {
+        let h = try SimulatedDeviceHarness(overrides: ["sim.imu=none", "console.status_interval_s=1"],
+                                           setupChanges: { $0.ticksOnDemand = true })
+        defer { h.removeDirectory() }
+        var wakes: [Int64] = []
+        wakes.reserveCapacity(4000)
+        func run(_ nanoseconds: Int64) {
+            let end = h.now + nanoseconds
+            while h.now < end {
+                h.now = min(max(h.device.scheduler.armedWakeNanoseconds, h.now + 1), h.now + 1_000_000_000)
+                _ = h.device.step(gps: &h.source, nowNanoseconds: h.now, ready: .all)
+                wakes.append(h.now)
+            }
+        }
+        run(5_000_000_000)
+        let c0 = h.device.counters, lines0 = h.output.split(separator: "\n").filter { $0.hasPrefix("status ") }.count
+        let pressedAt = h.now
+        #expect(h.board.press(.primary, long: false, longPressNanoseconds: 1_000_000_000, nowNanoseconds: pressedAt))
+        run(10_000_000_000)
+        let c = h.device.counters
+        #expect(c.fixes - c0.fixes >= 95, "10 Hz epochs: \(c.fixes - c0.fixes) fixes in 10 s")
+        let decision = pressedAt + SimulatedBoard.shortPressNanoseconds + h.device.configuration.gpio.timing.debounceNanoseconds
+        #expect(h.device.controls.shortPresses == 1)
+        #expect(wakes.contains(decision), "a wake-up at the release's debounce decision")
+        let lines = h.output.split(separator: "\n").filter { $0.hasPrefix("status ") }.count - lines0
+        #expect(lines >= 9 && lines <= 11, "status lines in 10 s: \(lines)")
+        let perSecond = Double(wakes.count) / 15
+        #expect(perSecond < 40, "wake-ups per second: \(perSecond)")
     }
 }
