@@ -152,10 +152,8 @@ public enum RunCommand {
             openHardware(c, into: &setup)
         }
         setup.signalDescriptor = signals
-        // Ticks on demand stay off in `puckd run` until the LED edges keep their timing on the HIL rig
-        // (its check of the stale fix's 4 Hz blink saw 5 rises in 2 s, with gaps of 400–500 ms):
-        // docs/power.md §2.1.
-        setup.ticksOnDemand = false
+        // Ticks on demand (docs/power.md §2.1): full rate only while the camera animates.
+        setup.ticksOnDemand = true
         (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(c, devicePath: setup.simulation?.receiver.slavePath)
         setup.console = resolveConsole(c.console.device, gpsOnStandardInput: address == .standardInput)
         // Logs go to standard error when the console owns standard output.

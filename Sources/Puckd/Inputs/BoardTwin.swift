@@ -7,7 +7,7 @@ import Simulation
 /// any other part and routes to it what the real world would see (a calibration asks the person to
 /// move the board, an IMU read samples the motion), so the loop has no simulation hooks. It has no
 /// descriptor of its own (the simulated receiver writes into the GPS source's pty) and is serviced on
-/// every wake-up (the tick timer bounds how late an epoch is sent).
+/// every wake-up; its deadline (the next epoch, PPS edge or button release) wakes the loop for it.
 enum BoardTwin: LoopComponent {
     /// Nothing to route: what the twin does reaches the loop through the GPS pty and the I2C bus.
     typealias Events = Void
@@ -17,6 +17,13 @@ enum BoardTwin: LoopComponent {
 
     init(_ board: SimulatedBoard?) {
         self = board.map { .simulated($0) } ?? .hardware
+    }
+
+    /// The simulated board's next epoch, PPS edge or button release; nil on hardware.
+    var deadlineNanoseconds: Int64? {
+        guard case .simulated(let board) = self else { return nil }
+        let next = board.deadlineNanoseconds
+        return next == .max ? nil : next
     }
 
     /// Sends the simulated receiver's due epochs and releases held buttons.

@@ -90,10 +90,10 @@ extension Device {
         }
     }
 
-    /// Fills the poll set, waits, and says which descriptors are readable. The wake timer fires at least
-    /// at the tick rate, so the softer deadlines (GPS reconnect, button debounce decisions, the
-    /// simulated receiver's next epoch) are met on the next timer wake-up, at most one tick late, with
-    /// no wake-up of their own.
+    /// Fills the poll set, waits, and says which descriptors are readable. With the steady tick the wake
+    /// timer fires at least at the tick rate, so the softer deadlines (GPS reconnect, button debounce
+    /// decisions, the simulated receiver's next epoch) are met on the next timer wake-up, at most one
+    /// tick late; on demand the timer is armed for each of them (`softWakeDeadline`).
     func waitForWake<Source: ByteSource & ~Copyable>(gps: borrowing Source, nowNanoseconds now: Int64) -> DeviceReadiness {
         let request = gps.pollRequest
         let poll = scheduler.pollSet, slots = scheduler.routerSlots

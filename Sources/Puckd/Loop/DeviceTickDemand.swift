@@ -1,13 +1,8 @@
 import Hardware
 
 /// Ticks on demand (`DeviceSetup.ticksOnDemand`, docs/power.md §2): when the router must tick
-/// without the steady full-rate schedule, and the wake-up floor that keeps the soft deadlines.
+/// without the steady full-rate schedule, and the deadlines the wake timer is armed for.
 extension Device {
-    /// The longest the loop sleeps on demand when nothing is due (the soft deadlines: GPS reconnect,
-    /// button debounce decisions, the simulated receiver's epochs, the status line, the watchdog,
-    /// the state write are met within it; with the steady tick they were met within one period).
-    static let softWakeFloorNanoseconds: Int64 = 100_000_000
-
     /// A fix or a change of mode, viewport or authorization reached the core since the last tick, or a
     /// console command waits for its answer: the next tick is due as soon as a period has passed. (A
     /// heading sample is an input too, but changes nothing a tick would show that its events, drained
@@ -20,35 +15,51 @@ extension Device {
         if core.events.count > 0 && drainCoreEvents() { tickRequested = true }
     }
 
-    /// The earliest time after `now` a tick changes what the device shows or says, with nothing
-    /// animating: the core's next change, the LEDs' next blink edge, the console watch's next frame,
-    /// a `puckd` watcher's next PUCK frame, and the faults that appear with time (GPS silent, the
-    /// fix going stale, the IMU's start-up grace). nil: none.
+    /// The earliest time after the last tick at which a tick changes what the device shows or says,
+    /// with nothing animating: the core's next change, the LEDs' next blink edge, the console watch's
+    /// next frame, a `puckd` watcher's next PUCK frame, and the faults that appear with time (GPS
+    /// silent, the fix going stale, the IMU's start-up grace). nil: none. Counted from the last tick,
+    /// not from `now`: a change that fell between the two (a tick ran just before an LED edge, the
+    /// next wake-up came after it) is still owed its tick, at once (docs/power.md §2.1).
     func nextTickDemandNanoseconds(nowNanoseconds now: Int64) -> Int64? {
-        var next = Self.later(core.nextChangeNanoseconds, than: now)
+        let since = scheduler.lastTickNanoseconds
+        var next = Self.later(core.nextChangeNanoseconds, than: since)
         if controls.leds != nil {
             let g = configuration.gpio
             let edge = controls.ledPatterns.nextChangeNanoseconds(
-                for: indicatorState(nowNanoseconds: now), after: now, fix: g.ledFix != nil, mode: g.ledMode != nil,
+                for: indicatorState(nowNanoseconds: now), after: since, fix: g.ledFix != nil, mode: g.ledMode != nil,
                 heartbeat: g.ledHeartbeat != nil)
-            next = WakeScheduler.earliest(next, Self.later(edge, than: now))
+            next = WakeScheduler.earliest(next, Self.later(edge, than: since))
         }
-        if let console { next = WakeScheduler.earliest(next, Self.later(console.session.nextRedrawNanoseconds, than: now)) }
-        next = WakeScheduler.earliest(next, Self.later(gpsdServer?.nextPuckdFrameNanoseconds, than: now))
+        if let console { next = WakeScheduler.earliest(next, Self.later(console.session.nextRedrawNanoseconds, than: since)) }
+        next = WakeScheduler.earliest(next, Self.later(gpsdServer?.nextPuckdFrameNanoseconds, than: since))
         let stale = Int64(configuration.gps.staleSeconds * 1e9)
-        next = WakeScheduler.earliest(next, Self.later(gpsLink.lastSentenceNanoseconds + stale, than: now))
-        if let position = gpsLink.lastPositionNanoseconds { next = WakeScheduler.earliest(next, Self.later(position + stale, than: now)) }
-        next = WakeScheduler.earliest(next, Self.later(startNanoseconds + 2_000_000_001, than: now))
+        next = WakeScheduler.earliest(next, Self.later(gpsLink.lastSentenceNanoseconds + stale, than: since))
+        if let position = gpsLink.lastPositionNanoseconds { next = WakeScheduler.earliest(next, Self.later(position + stale, than: since)) }
+        next = WakeScheduler.earliest(next, Self.later(startNanoseconds + 2_000_000_001, than: since))
         return next
     }
 
-    /// The wake-up deadline on demand: the epoch's quiet-line `deadline`, the GPS source's and the
-    /// console transport's own deadlines, and at the latest the soft-deadline floor.
+    /// The wake-up deadline on demand: `deadline` (the epoch's quiet line, the track recorder, the
+    /// uplink) and every other part's next time-based decision, so that with nothing due the loop
+    /// sleeps until the first of them (poll()'s 1 s timeout is the only backstop): the GPS source's
+    /// reconnect, the console transport's input, the buttons' debounce and long-press decisions, the
+    /// simulated board's next epoch, PPS edge or button release, the status line, systemd's watchdog
+    /// and STATUS=, the state write and a pending reload (docs/power.md §2.1).
     func softWakeDeadline<Source: ByteSource & ~Copyable>(gps: borrowing Source, deadline: Int64?,
                                                            nowNanoseconds now: Int64) -> Int64? {
-        var next = WakeScheduler.earliest(deadline, now + Self.softWakeFloorNanoseconds)
-        next = WakeScheduler.earliest(next, Self.later(gps.pollRequest.deadlineNanoseconds, than: now))
-        if let console { next = WakeScheduler.earliest(next, Self.later(console.transport.inputPollRequest.deadlineNanoseconds, than: now)) }
+        var next = WakeScheduler.earliest(deadline, Self.later(gps.pollRequest.deadlineNanoseconds, than: now))
+        if let console {
+            next = WakeScheduler.earliest(next, Self.later(console.transport.inputPollRequest.deadlineNanoseconds, than: now))
+        }
+        next = WakeScheduler.earliest(next, controls.deadlineNanoseconds)
+        next = WakeScheduler.earliest(next, board.deadlineNanoseconds)
+        if configuration.console.statusIntervalSeconds > 0 && console == nil {
+            next = WakeScheduler.earliest(next, nextStatusNanoseconds)
+        }
+        next = WakeScheduler.earliest(next, notifier.deadlineNanoseconds)
+        next = WakeScheduler.earliest(next, persistence.deadlineNanoseconds)
+        if pendingReloadRequests > 0 { next = WakeScheduler.earliest(next, nextReloadNanoseconds) }
         return next
     }
 

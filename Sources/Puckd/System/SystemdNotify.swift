@@ -65,11 +65,19 @@ public final class SystemdNotifier {
     /// STOPPING=1.
     public func stopping() { send("STOPPING=1") }
 
-    /// WATCHDOG=1 when due (call on every wake-up; the loop wakes at least at the tick rate).
+    /// WATCHDOG=1 when due (call on every wake-up; `deadlineNanoseconds` wakes the loop for it).
     public func watchdogIfDue(nowNanoseconds: Int64) {
         guard let interval = watchdogIntervalNanoseconds, nowNanoseconds >= nextWatchdogNanoseconds else { return }
         send("WATCHDOG=1")
         nextWatchdogNanoseconds = nowNanoseconds + interval
+    }
+
+    /// The next time a WATCHDOG=1 ping or a STATUS= message falls due (the wake timer's deadline);
+    /// nil when not under systemd.
+    public var deadlineNanoseconds: Int64? {
+        guard isActive else { return nil }
+        guard watchdogIntervalNanoseconds != nil else { return nextStatusNanoseconds }
+        return min(nextStatusNanoseconds, nextWatchdogNanoseconds)
     }
 
     /// True when a STATUS= message may be sent now (rate limit).

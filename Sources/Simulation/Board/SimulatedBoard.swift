@@ -108,8 +108,9 @@ public final class SimulatedBoard {
     }
 
     /// The earliest time the board needs a wake-up for (next epoch, a button release), monotonic ns.
+    /// Read on every wake-up: two-argument `min`s (the variadic one allocates its array).
     public var deadlineNanoseconds: Int64 {
-        min(receiver.deadlineNanoseconds, releaseAt[0], releaseAt[1], pps?.deadlineNanoseconds ?? .max)
+        min(min(receiver.deadlineNanoseconds, pps?.deadlineNanoseconds ?? .max), min(releaseAt[0], releaseAt[1]))
     }
 
     /// Sends due epochs (each whole second's PPS pulse before it) and releases held buttons.

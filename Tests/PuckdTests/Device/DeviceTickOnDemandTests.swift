@@ -1,4 +1,5 @@
 import Hardware
+@testable import Simulation
 import Testing
 import TestSupport
 @testable import Puckd
@@ -59,5 +60,46 @@ import TestSupport
         let c = h.device.counters
         #expect(allocations == 0)
         #expect(c.ticks > c0.ticks && c.fixes - c0.fixes >= 200 && c.imuSamples - c0.imuSamples > 2500)
+    }
+
+    /// Without the IMU nothing wakes the loop on a period: each part's own deadline must (the simulated
+    /// board's epochs and PPS edges, the button's debounce decision, the status line, the state write).
+    /// The loop wakes where its timer is armed, with every descriptor ready, and is never late for one.
+    @Test func withoutTheIMUEachDeadlineWakesTheLoop() throws {
+        let h = try SimulatedDeviceHarness(overrides: ["sim.imu=none", "console.status_interval_s=1"],
+                                           setupChanges: { $0.ticksOnDemand = true })
+        defer { h.removeDirectory() }
+        var wakes: [Int64] = []
+        wakes.reserveCapacity(4000)
+        var late: [String] = []
+        func run(_ nanoseconds: Int64) {
+            let end = h.now + nanoseconds
+            while h.now < end {
+                let d = h.device
+                let due = min(min(h.board.deadlineNanoseconds, d.controls.deadlineNanoseconds ?? .max),
+                              min(d.nextStatusNanoseconds, d.persistence.deadlineNanoseconds ?? .max))
+                h.now = min(max(d.scheduler.armedWakeNanoseconds, h.now + 1), h.now + 1_000_000_000)
+                if h.now > due && !wakes.isEmpty {      // the first step opens the source and arms the timer
+                    late.append("woke at \(h.now - start) for \(due - start): board \(h.board.deadlineNanoseconds - start), "
+                        + "buttons \(d.controls.deadlineNanoseconds.map { $0 - start } ?? -1), status \(d.nextStatusNanoseconds - start)")
+                }
+                _ = d.step(gps: &h.source, nowNanoseconds: h.now, ready: .all)
+                wakes.append(h.now)
+            }
+        }
+        let start = h.now
+        run(5_000_000_000)
+        let lines0 = h.output.split(separator: "\n").filter { $0.hasPrefix("status ") }.count
+        let pressedAt = h.now
+        #expect(h.board.press(.primary, long: false, longPressNanoseconds: 1_000_000_000, nowNanoseconds: pressedAt))
+        h.now += 1                                   // the line's edge wakes poll() (its descriptor is readable)
+        _ = h.device.step(gps: &h.source, nowNanoseconds: h.now, ready: .all)
+        run(10_000_000_000)
+        #expect(late.isEmpty, "wake-ups after a deadline had passed (of \(wakes.count)): \(late)")
+        let decision = pressedAt + SimulatedBoard.shortPressNanoseconds + h.device.configuration.gpio.timing.debounceNanoseconds
+        #expect(h.device.controls.shortPresses == 1)
+        #expect(wakes.contains(decision), "a wake-up at the release's debounce decision")
+        let lines = h.output.split(separator: "\n").filter { $0.hasPrefix("status ") }.count - lines0
+        #expect(lines >= 9 && lines <= 11, "status lines in 10 s: \(lines)")
     }
 }

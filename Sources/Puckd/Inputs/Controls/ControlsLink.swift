@@ -70,6 +70,9 @@ struct ControlsLink: LoopComponent {
         poll.set(slots[1], descriptor: secondary, events: .readable)
     }
 
+    /// The next debounce or long-press decision of a button (docs/power.md §2.1); nil when none is pending.
+    var deadlineNanoseconds: Int64? { buttons?.nextDeadlineNanoseconds }
+
     /// Reads the ready button lines and the debounce decisions due at `now`; the presses recognised are
     /// in `presses` (counted here, acted on by the router). Returns how many.
     mutating func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Int {

@@ -48,8 +48,16 @@ struct WakeScheduler {
         if late > maxWakeLatencyNanoseconds { maxWakeLatencyNanoseconds = late }
     }
 
-    /// True when the tracking tick is due at `now` (within the coalescing window).
-    func tickDue(nowNanoseconds now: Int64) -> Bool { now >= nextTickNanoseconds - coalesceNanoseconds }
+    /// True when the next tick is planned on demand (`planTick`): at a time-based change (an LED
+    /// edge, the fix going stale), so it must not run before that time.
+    private(set) var nextTickIsOnDemand = false
+
+    /// True when the tracking tick is due at `now`: within the coalescing window before a full-rate
+    /// tick, but never before an on-demand one. A tick even a few milliseconds before an LED edge
+    /// shows the old frame (docs/power.md §2.1: the lost 4 Hz blink edges).
+    func tickDue(nowNanoseconds now: Int64) -> Bool {
+        now >= nextTickNanoseconds - (nextTickIsOnDemand ? 0 : coalesceNanoseconds)
+    }
 
     /// A tick ran at `now`: the next one is a period later; periods the loop slept through are skipped.
     mutating func tickRan(nowNanoseconds now: Int64) {
@@ -73,10 +81,11 @@ struct WakeScheduler {
     }
 
     /// Ticks on demand (docs/power.md §2): the next tick on the full-rate schedule while `fullRate`,
-    /// else at `demand` (the earliest time a tick changes something; nil: none), never closer than a
-    /// period after the last tick.
+    /// else at `demand` (the earliest time after the last tick at which a tick changes something; nil:
+    /// none), never closer than a period after the last tick and never before `demand`.
     mutating func planTick(fullRate: Bool, demand: Int64?, nowNanoseconds now: Int64) {
         let earliest = lastTickNanoseconds + tickPeriodNanoseconds
+        nextTickIsOnDemand = !fullRate && demand != nil
         if fullRate {
             if nextTickNanoseconds > now + tickPeriodNanoseconds { nextTickNanoseconds = max(earliest, now) }
         } else if let demand {
