@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "GPIO", dependencies: ["SystemCalls"], swiftSettings: strict),
 
         // Thin edges: the real hardware backends (their simulated twins are in Simulation).
-        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "CLinux", "IMU", "GPIO", "SystemCalls"],
+        .target(name: "Hardware", dependencies: ["CSerialPort", "CGPIOD", "IMU", "GPIO", "SystemCalls"],
                 swiftSettings: strict),
 
         // Buttons, LEDs and PPS pairing (debouncer, mode cycle, LED patterns): pure, GPIO through GPIOController.

@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 
 /// One I2C adapter the kernel lists in sysfs.
 public struct I2CAdapter: Sendable, Equatable {
@@ -20,13 +20,9 @@ public struct I2CAdapterDirectory: Sendable {
 
     /// Every adapter, by bus number.
     public func adapters() -> [I2CAdapter] {
-        guard let dir = opendir(root) else { return [] }
-        defer { closedir(dir) }
+        guard let names = try? FileSystem.entries(ofDirectory: root) else { return [] }
         var found: [I2CAdapter] = []
-        while let entry = readdir(dir) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+        for entryName in names {
             guard entryName.hasPrefix("i2c-"), let number = Int(entryName.dropFirst(4)) else { continue }
             guard let name = readFirstLine(root + "/" + entryName + "/name") else { continue }
             found.append(I2CAdapter(number: number, name: name))
@@ -42,12 +38,10 @@ public struct I2CAdapterDirectory: Sendable {
     }
 
     private func readFirstLine(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let fd = try? FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) else { return nil }
+        defer { try? fd.close() }
         var buffer = [UInt8](repeating: 0, count: 256)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
+        guard let n = try? buffer.withUnsafeMutableBytes({ raw throws(Errno) in try fd.read(into: raw) }), n > 0 else { return nil }
         return String(decoding: buffer[0..<n].prefix { $0 != 0x0A }, as: UTF8.self)
     }
 }

@@ -1,6 +1,5 @@
-import CLinux
-import Glibc
 import IMU
+import SystemCalls
 
 /// The real I2C bus: Linux i2c-dev (`/dev/i2c-N`), `ioctl(I2C_SLAVE)` to select the device, then
 /// `ioctl(I2C_SMBUS)` byte-data and I2C-block-data transfers. SMBus only (no `read()/write()` or
@@ -12,23 +11,25 @@ public final class I2CDevBus: I2CBus {
     public let path: String
     /// The adapter's I2C_FUNCS mask.
     public let functionality: UInt
-    private var fd: Int32
+    private let fd: FileDescriptor
     private var selectedAddress: Int = -1
 
     /// Opens `path` and checks that the adapter can do the SMBus transfers the drivers use.
     public init(path: String) throws(I2CError) {
         self.path = path
-        let fd = clinux_i2c_open(path)
-        guard fd >= 0 else { throw I2CDevBus.error(errno: -fd, address: 0, opening: true) }
-        var funcs: UInt = 0
-        let rc = clinux_i2c_functionality(fd, &funcs)
-        guard rc == 0 else {
-            _ = clinux_i2c_close(fd)
-            throw rc == -ENOTTY || rc == -EINVAL ? .notAnI2CBus : I2CDevBus.error(errno: -rc, address: 0, opening: true)
+        let fd: FileDescriptor
+        do throws(Errno) { fd = try FileDescriptor.openI2CBus(path) } catch {
+            throw I2CDevBus.error(error, address: 0, opening: true)
         }
-        let required = clinux_i2c_required_functionality()
+        let funcs: UInt
+        do throws(Errno) { funcs = try fd.i2cFunctionality() } catch {
+            fd.closeDroppingError()
+            throw error == .notATerminal || error == .invalidArgument ? .notAnI2CBus
+                : I2CDevBus.error(error, address: 0, opening: true)
+        }
+        let required = FileDescriptor.i2cRequiredFunctionality
         guard funcs & required == required else {
-            _ = clinux_i2c_close(fd)
+            fd.closeDroppingError()
             throw .unsupported(address: 0)
         }
         self.fd = fd
@@ -47,57 +48,63 @@ public final class I2CDevBus: I2CBus {
         }
     }
 
-    deinit { _ = clinux_i2c_close(fd) }
+    deinit { fd.closeDroppingError() }
 
     private func select(_ address: UInt8) throws(I2CError) {
         if selectedAddress == Int(address) { return }
-        let rc = clinux_i2c_select(fd, address)
-        guard rc == 0 else {
+        if let error = fd.selectI2CDevice(address) {
             selectedAddress = -1
-            throw I2CDevBus.error(errno: -rc, address: address, opening: false)
+            throw I2CDevBus.error(error, address: address, opening: false)
         }
         selectedAddress = Int(address)
     }
 
     public func readByte(address: UInt8, register: UInt8) throws(I2CError) -> UInt8 {
         try select(address)
-        let rc = clinux_i2c_read_byte_data(fd, register)
-        guard rc >= 0 else { throw I2CDevBus.error(errno: -rc, address: address, opening: false) }
-        return UInt8(truncatingIfNeeded: rc)
+        switch fd.i2cReadByte(register: register) {
+        case .success(let value): return value
+        case .failure(let error): throw I2CDevBus.error(error, address: address, opening: false)
+        }
     }
 
     public func writeByte(address: UInt8, register: UInt8, value: UInt8) throws(I2CError) {
         try select(address)
-        let rc = clinux_i2c_write_byte_data(fd, register, value)
-        guard rc >= 0 else { throw I2CDevBus.error(errno: -rc, address: address, opening: false) }
+        if let error = fd.i2cWriteByte(register: register, value: value) {
+            throw I2CDevBus.error(error, address: address, opening: false)
+        }
     }
 
     public func readBlock(address: UInt8, register: UInt8, count: Int) throws(I2CError) -> I2CBlock {
         precondition(count >= 1 && count <= I2CBlock.capacity, "I2C block reads carry 1…32 bytes")
         try select(address)
         var block = I2CBlock()
-        let rc = withUnsafeMutableBytes(of: &block.bytes) { raw in
-            clinux_i2c_read_i2c_block_data(fd, register, UInt8(count), raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        let result = withUnsafeMutableBytes(of: &block.bytes) { raw in
+            fd.i2cReadBlock(register: register, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]))
         }
-        guard rc >= 0 else { throw I2CDevBus.error(errno: -rc, address: address, opening: false) }
+        let rc: Int
+        switch result {
+        case .success(let n): rc = n
+        case .failure(let error): throw I2CDevBus.error(error, address: address, opening: false)
+        }
         guard rc == count else { throw .io(address: address) }     // short block: treat as an I/O error
         block.count = count
         return block
     }
 
-    /// Maps an errno from i2c-dev to an `I2CError`.
-    public static func error(errno e: Int32, address: UInt8, opening: Bool) -> I2CError {
+    /// Maps an i2c-dev error to an `I2CError`.
+    public static func error(_ e: Errno, address: UInt8, opening: Bool) -> I2CError {
         switch e {
-        case ENXIO, EREMOTEIO: return .noAcknowledge(address: address)
-        case ENODEV: return opening ? .noSuchBus : .noAcknowledge(address: address)
-        case ENOENT: return .noSuchBus
-        case EACCES, EPERM: return .permissionDenied
-        case EIO: return .io(address: address)
-        case EBUSY: return .busy(address: address)
-        case ETIMEDOUT: return .timeout(address: address)
-        case ENOTTY: return .notAnI2CBus
-        case EOPNOTSUPP: return .unsupported(address: address)
-        default: return .other(errno: e, address: address)
+        case .noSuchDeviceOrAddress, .remoteIO: return .noAcknowledge(address: address)
+        case .noSuchDevice: return opening ? .noSuchBus : .noAcknowledge(address: address)
+        case .noSuchFileOrDirectory: return .noSuchBus
+        case .permissionDenied, .notPermitted: return .permissionDenied
+        case .ioError: return .io(address: address)
+        case .busy: return .busy(address: address)
+        case .timedOut: return .timeout(address: address)
+        case .notATerminal: return .notAnI2CBus
+        case .notSupported: return .unsupported(address: address)
+        // IMU's I2CError keeps the raw number (IMU is not on SystemCalls yet).
+        default: return .other(errno: e.rawValue, address: address)
         }
     }
 }

@@ -41,6 +41,14 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let remoteIO = Errno(rawValue: EREMOTEIO)
     public static let quotaExceeded = Errno(rawValue: EDQUOT)
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    public static let networkDown = Errno(rawValue: ENETDOWN)
+    public static let hostDown = Errno(rawValue: EHOSTDOWN)
+    public static let connectionAborted = Errno(rawValue: ECONNABORTED)
+    public static let addressNotAvailable = Errno(rawValue: EADDRNOTAVAIL)
+    public static let outOfMemory = Errno(rawValue: ENOMEM)
+    public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
+    public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
 
     /// The value of a C call that returns a count or `-errno` (CLinux's helpers, `clinux_*`):
     /// the count, or the error thrown.

@@ -14,7 +14,7 @@ import TestSupport
 
     /// Modules still calling the OS directly, and why they are not migrated yet.
     static let notYetMigrated: [String: String] = [
-        "Hardware": "termios, sockets, directory scans, PPS and I2C opens still call libc; sources count -errno internally (their poll requests and the console transport hand out FileDescriptor)",
+        "Hardware": "I2CDevBus builds IMU's I2CError.other(errno:), whose label names errno (IMU is not migrated yet); every OS call of Hardware goes through SystemCalls",
         "IMU": "I2CError.other carries the raw errno of Hardware's I2CDevBus (an Errno once Hardware moves)",
     ]
 

@@ -59,6 +59,16 @@ import TestSupport
         var byte: UInt8 = 0
         #expect(withUnsafeMutableBytes(of: &byte) { never.readOutcome(into: $0) } == .failed(.badFileDescriptor))
         #expect(withUnsafeBytes(of: byte) { never.writeOutcome($0) } == .failed(.badFileDescriptor))
+        // No throw inside: a throw allocates under Swift Testing (its backtrace hook); a value does not.
+        var failures = 0
+        let count = allocationCount {
+            for _ in 0..<1000 {
+                if case .failed = withUnsafeMutableBytes(of: &byte, { never.readOutcome(into: $0) }) { failures += 1 }
+                if case .failed = withUnsafeBytes(of: byte, { never.writeOutcome($0) }) { failures += 1 }
+            }
+        }
+        #expect(count == 0)
+        #expect(failures == 2000)
     }
 
     @Test func eventCounterPollsReadableUntilDrained() throws {

@@ -1,12 +1,11 @@
 import SystemCalls
-import Glibc
 
 /// Sources that only read (files, standard input, TCP, gpsd, the simulated UART wire) cannot take
 /// commands for the receiver.
 extension ByteSource where Self: ~Copyable {
     public var isWritable: Bool { false }
 
-    public mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> Int { -Int(EBADF) }
+    public mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> Int { -Int(Errno.badFileDescriptor.rawValue) }
 }
 
 /// Writes to the receiver through both serial implementations (the descriptor is a tty either way).

@@ -1,5 +1,4 @@
 import SystemCalls
-import Glibc
 
 /// A stream of bytes from a GPS receiver: serial port, log file, stdin, TCP server, gpsd or a
 /// simulated twin. The device loop polls `pollRequest`, then calls `read` with the monotonic time

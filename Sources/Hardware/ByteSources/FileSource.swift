@@ -1,5 +1,4 @@
 import SystemCalls
-import Glibc
 
 /// A recorded NMEA log read as fast as the caller reads (`FILE`), or standard input (`-`).
 /// Finite: the end of the file is `.finished`, not an error; any failure is permanent.
@@ -55,40 +54,41 @@ public struct FileSource: ByteSource, ~Copyable {
         if mustPollBeforeRead {
             if case .success([]) = FileDescriptor(known: fd).readinessNow(.readable) { return 0 }
         }
-        let n = FileDescriptor(known: fd).readCountingErrno(into: buffer)
-        if n > 0 {
+        switch FileDescriptor(known: fd).readOutcome(into: buffer) {
+        case .processed(let n) where n > 0:
             lifecycle.delivered(n, nowNanoseconds: now)
             return n
-        }
-        if n == 0 {
+        case .processed:
             lifecycle.finish()
             closeDescriptor()
             return 0
+        case .wouldBlock:
+            return 0
+        case .failed(let error):
+            closeDescriptor()
+            throw lifecycle.fail(SourceError.fromErrno(error.rawValue, origin: origin, subject: path), nowNanoseconds: now)
         }
-        let code = Int32(-n)
-        if code == EAGAIN || code == EWOULDBLOCK { return 0 }
-        closeDescriptor()
-        throw lifecycle.fail(SourceError.fromErrno(code, origin: origin, subject: path), nowNanoseconds: now)
     }
+
+    /// Built once (an OptionSet array literal allocates at each use in a debug build; reopens run on the loop).
+    private static let openOptions: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking, .noControllingTerminal]
 
     private mutating func open(nowNanoseconds now: Int64) throws(SourceError) {
         if fd < 0 {
-            let opened = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-            if opened < 0 {
-                throw lifecycle.fail(SourceError.fromErrno(errno, origin: origin, subject: path), nowNanoseconds: now)
+            do throws(Errno) {
+                fd = try FileDescriptor.open(path, .readOnly, options: Self.openOptions).rawValue
+            } catch {
+                throw lifecycle.fail(SourceError.fromErrno(error.rawValue, origin: origin, subject: path), nowNanoseconds: now)
             }
-            fd = opened
         }
-        var info = stat()
-        if fstat(fd, &info) == 0 {
-            let type = info.st_mode & S_IFMT
-            if type == S_IFDIR {
+        if let info = try? FileDescriptor(known: fd).status() {
+            if info.isDirectory {
                 closeDescriptor()
-                throw lifecycle.fail(SourceError(.isADirectory, origin: origin, subject: path, systemErrno: EISDIR),
+                throw lifecycle.fail(SourceError(.isADirectory, origin: origin, subject: path, systemErrno: Errno.isADirectory.rawValue),
                                      nowNanoseconds: now)
             }
             // Regular files never block; pipes, ttys and sockets we did not open ourselves might.
-            mustPollBeforeRead = type != S_IFREG && !ownsDescriptor
+            mustPollBeforeRead = !info.isRegularFile && !ownsDescriptor
         }
         lifecycle.opened(nowNanoseconds: now)
     }

@@ -1,5 +1,4 @@
 import SystemCalls
-import Glibc
 
 /// NMEA through a gpsd daemon (`gpsd://host[:port]`, default localhost:2947), for boards where
 /// gpsd already owns the serial port. On every connection it sends
@@ -80,7 +79,7 @@ public struct GpsdSource: ByteSource, ~Copyable {
             return
         }
         let code = Int32(-n)
-        if code == EAGAIN || code == EWOULDBLOCK { return }
+        if code == Errno.wouldBlock.rawValue || code == Errno.wouldBlock.rawValue { return }
         throw connection.fail(SourceError.fromErrno(code, origin: .gpsd, subject: connection.subject, whileOpen: true),
                               nowNanoseconds: now)
     }

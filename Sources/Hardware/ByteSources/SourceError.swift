@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 
 /// Where a byte source gets its bytes from; selects the wording of error messages.
 public enum SourceOrigin: UInt8, Sendable, Equatable {
@@ -109,22 +109,22 @@ public struct SourceError: Error, Equatable, Sendable {
                                  whileOpen: Bool = false) -> SourceError {
         let kind: Kind
         switch code {
-        case ENOENT, ENOTDIR, ENODEV:
+        case Errno.noSuchFileOrDirectory.rawValue, Errno.notADirectory.rawValue, Errno.noSuchDevice.rawValue:
             kind = whileOpen ? .disconnected : .notFound
-        case ENXIO:
+        case Errno.noSuchDeviceOrAddress.rawValue:
             // open(2) of a tty whose hardware is absent; read(2) after unplug.
             kind = whileOpen ? .disconnected : .notFound
-        case EIO:
+        case Errno.ioError.rawValue:
             // A tty whose UART is absent fails open(2) with EIO; an open one reads EIO when unplugged.
             kind = origin == .serial ? (whileOpen ? .disconnected : .notFound) : .ioError
-        case EACCES, EPERM: kind = .permissionDenied
-        case EBUSY: kind = .busy
-        case ENOTTY: kind = .notATerminal
-        case EISDIR: kind = .isADirectory
-        case ECONNREFUSED: kind = .connectionRefused
-        case ECONNRESET, EPIPE, ECONNABORTED: kind = .connectionReset
-        case ETIMEDOUT: kind = whileOpen ? .connectionReset : .connectTimedOut
-        case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, EADDRNOTAVAIL: kind = .unreachable
+        case Errno.permissionDenied.rawValue, Errno.notPermitted.rawValue: kind = .permissionDenied
+        case Errno.busy.rawValue: kind = .busy
+        case Errno.notATerminal.rawValue: kind = .notATerminal
+        case Errno.isADirectory.rawValue: kind = .isADirectory
+        case Errno.connectionRefused.rawValue: kind = .connectionRefused
+        case Errno.connectionReset.rawValue, Errno.brokenPipe.rawValue, Errno.connectionAborted.rawValue: kind = .connectionReset
+        case Errno.timedOut.rawValue: kind = whileOpen ? .connectionReset : .connectTimedOut
+        case Errno.networkUnreachable.rawValue, Errno.hostUnreachable.rawValue, Errno.networkDown.rawValue, Errno.hostDown.rawValue, Errno.addressNotAvailable.rawValue: kind = .unreachable
         default: kind = .ioError
         }
         return SourceError(kind, origin: origin, subject: subject, systemErrno: code)

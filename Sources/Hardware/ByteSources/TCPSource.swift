@@ -1,5 +1,4 @@
 import SystemCalls
-import Glibc
 
 /// Raw NMEA from a TCP server (`tcp://host:port`), as phone apps ("NMEA over TCP") and network
 /// receivers serve it. The connect is non-blocking: `.connecting` polls for POLLOUT until it
@@ -74,24 +73,23 @@ public struct TCPSource: ByteSource, ~Copyable {
             try finishConnecting(nowNanoseconds: now)
             guard case .open = lifecycle.status else { return 0 }
         }
-        let n = FileDescriptor(known: fd).readCountingErrno(into: buffer)
-        if n > 0 {
+        switch FileDescriptor(known: fd).readOutcome(into: buffer) {
+        case .processed(let n) where n > 0:
             lifecycle.delivered(n, nowNanoseconds: now)
             return n
-        }
-        if n == 0 {
+        case .processed:
             if buffer.count == 0 { return 0 }
             throw fail(SourceError(.connectionClosed, origin: origin, subject: subject), nowNanoseconds: now)
-        }
-        let code = Int32(-n)
-        if code == EAGAIN || code == EWOULDBLOCK {
+        case .wouldBlock:
             if let silence = silenceTimeoutNanoseconds, now &- lifecycle.lastActivityNanoseconds >= silence {
                 throw fail(SourceError(.silent, origin: origin, subject: subject, detail: silence / 1_000_000),
                            nowNanoseconds: now)
             }
             return 0
+        case .failed(let error):
+            throw fail(SourceError.fromErrno(error.rawValue, origin: origin, subject: subject, whileOpen: true),
+                       nowNanoseconds: now)
         }
-        throw fail(SourceError.fromErrno(code, origin: origin, subject: subject, whileOpen: true), nowNanoseconds: now)
     }
 
     /// Closes the connection, counts `error` and schedules the reconnect; returns it for throwing.
@@ -103,10 +101,10 @@ public struct TCPSource: ByteSource, ~Copyable {
     }
 
     private mutating func startConnecting(nowNanoseconds now: Int64) throws(SourceError) {
-        if !endpoint.isResolved, let code = endpoint.resolve() {
-            let systemCode = code == EAI_SYSTEM ? errno : 0
-            throw fail(SourceError(.hostNotFound, origin: origin, subject: subject, systemErrno: systemCode, detail: Int64(code)),
-                       nowNanoseconds: now)
+        if !endpoint.isResolved, let failure = endpoint.resolve() {
+            let systemCode = failure.isSystemError ? Errno.current.rawValue : 0
+            throw fail(SourceError(.hostNotFound, origin: origin, subject: subject, systemErrno: systemCode,
+                                   detail: Int64(failure.code)), nowNanoseconds: now)
         }
         while true {
             let attempt = endpoint.startConnect(index: addressIndex)

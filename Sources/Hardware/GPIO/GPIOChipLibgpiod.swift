@@ -1,5 +1,4 @@
 import CGPIOD
-import Glibc
 import SystemCalls
 
 // Every libgpiod call of puckd is in the C shim Sources/CGPIOD (one API over libgpiod v1 and v2, the
@@ -82,30 +81,25 @@ public final class LibgpiodGPIOController: GPIOController {
         }
         let chip = try openChip(path)
         guard let buffer = puckd_gpiod_event_buffer_new(GPIOEventBatch.capacity) else {
-            let code = errno
+            let code = Errno.current
             puckd_gpiod_chip_close(chip)
-            throw .openFailed(path: path, error: Errno(rawValue: code))
+            throw .openFailed(path: path, error: code)
         }
         return LibgpiodGPIOController(chip: chip, buffer: buffer, description: describe(chip, path: path))
     }
 
     /// Every `gpiochip*` device in `deviceDirectory` (symlinks skipped: they alias a listed chip), sorted by
-    /// number, with its name, label and line count, or the errno that kept it from opening.
+    /// number, with its name, label and line count, or the error that kept it from opening.
     public static func scanChips(deviceDirectory: String = "/dev") -> [GPIOChipInfo] {
-        guard let directory = opendir(deviceDirectory) else { return [] }
-        defer { closedir(directory) }
+        guard let names = try? FileSystem.entries(ofDirectory: deviceDirectory) else { return [] }
         var found: [(number: Int, info: GPIOChipInfo)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+        for name in names {
             guard name.hasPrefix("gpiochip"), let number = Int(name.dropFirst(8)) else { continue }
             let path = deviceDirectory + "/" + name
-            var status = stat()
-            if lstat(path, &status) != 0 || (status.st_mode & S_IFMT) == S_IFLNK { continue }
+            guard let status = try? FileSystem.status(path, followingLinks: false), !status.isSymbolicLink else { continue }
             guard let chip = puckd_gpiod_chip_open(path) else {
-                let code = errno
-                found.append((number, GPIOChipInfo(path: path, name: name, label: "", lineCount: 0, openError: Errno(rawValue: code))))
+                let code = Errno.current
+                found.append((number, GPIOChipInfo(path: path, name: name, label: "", lineCount: 0, openError: code)))
                 continue
             }
             found.append((number, GPIOChipInfo(path: path, name: String(cString: puckd_gpiod_chip_name(chip)),
@@ -117,14 +111,16 @@ public final class LibgpiodGPIOController: GPIOController {
     }
 
     private static func openChip(_ path: String) throws(GPIOError) -> OpaquePointer {
-        var status = stat()
-        if stat(path, &status) != 0 { throw GPIOChipSelector.openError(path: path, error: .current) }
-        if (status.st_mode & S_IFMT) != S_IFCHR { throw .notAChip(path: path) }
+        let status: FileSystem.Status
+        do throws(Errno) { status = try FileSystem.status(path) } catch {
+            throw GPIOChipSelector.openError(path: path, error: error)
+        }
+        if !status.isCharacterDevice { throw .notAChip(path: path) }
         guard let chip = puckd_gpiod_chip_open(path) else {
-            let code = errno
+            let code = Errno.current
             // The path exists, so ENOENT here comes from libgpiod's sysfs check: not a GPIO chip.
-            if code == ENOENT || code == ENOTTY || code == ENODEV { throw .notAChip(path: path) }
-            throw GPIOChipSelector.openError(path: path, error: Errno(rawValue: code))
+            if code == .noSuchFileOrDirectory || code == .notATerminal || code == .noSuchDevice { throw .notAChip(path: path) }
+            throw GPIOChipSelector.openError(path: path, error: code)
         }
         return chip
     }
@@ -154,16 +150,16 @@ public final class LibgpiodGPIOController: GPIOController {
             debounce = .unavailable(reason: "GPIO uAPI v1 (libgpiod \(Self.libraryVersion)) has no kernel debounce")
         }
         var line = request(&config)
-        var code = errno
-        if line == nil && config.debounce_us != 0 && code != EBUSY && code != EACCES && code != EPERM {
+        var code = Errno.current
+        if line == nil && config.debounce_us != 0 && code != .busy && code != .permissionDenied && code != .notPermitted {
             // The kernel or the chip's driver refused the debounce: request without it, debounce in puckd.
-            debounce = .unavailable(reason: "the kernel refused it on this line, \(Errno(rawValue: code).description)")
+            debounce = .unavailable(reason: "the kernel refused it on this line, \(code.description)")
             config.debounce_us = 0
             line = request(&config)
-            code = errno
+            code = Errno.current
         }
         guard let line else {
-            throw requestError(chip, offset: configuration.offset, bias: configuration.bias, errno: code)
+            throw requestError(chip, offset: configuration.offset, bias: configuration.bias, error: code)
         }
         if config.debounce_us != 0 {
             debounce = Self.debounceStatus(kernelMicroseconds: puckd_gpiod_line_debounce_us(chip, configuration.offset))
@@ -179,7 +175,7 @@ public final class LibgpiodGPIOController: GPIOController {
                                              bias: Int32(PUCKD_GPIOD_BIAS_AS_IS),
                                              initial_value: configuration.initiallyActive ? 1 : 0, debounce_us: 0)
         guard let line = request(&config) else {
-            throw requestError(chip, offset: configuration.offset, bias: .asIs, errno: errno)
+            throw requestError(chip, offset: configuration.offset, bias: .asIs, error: Errno.current)
         }
         return append(Line(handle: line, offset: configuration.offset, isOutput: true, eventDescriptor: -1,
                            debounce: .notRequested, lastSequence: 0))
@@ -217,9 +213,9 @@ public final class LibgpiodGPIOController: GPIOController {
         return .unavailable(reason: "the kernel accepted but does not apply it on this line")
     }
 
-    private func requestError(_ chip: OpaquePointer, offset: UInt32, bias: GPIOBias, errno code: Int32) -> GPIOError {
+    private func requestError(_ chip: OpaquePointer, offset: UInt32, bias: GPIOBias, error code: Errno) -> GPIOError {
         switch code {
-        case EBUSY:
+        case .busy:
             var name = [CChar](repeating: 0, count: 64)
             var consumer: String?
             if puckd_gpiod_line_consumer(chip, offset, &name, name.count) == 0 {
@@ -227,14 +223,14 @@ public final class LibgpiodGPIOController: GPIOController {
                 consumer = text.isEmpty ? nil : text
             }
             return .lineBusy(offset: offset, consumer: consumer, chip: chipDescription)
-        case EINVAL, EOPNOTSUPP:
-            return .configurationRejected(offset: offset, bias: bias, error: Errno(rawValue: code))
-        case ENOTTY:
+        case .invalidArgument, .notSupported:
+            return .configurationRejected(offset: offset, bias: bias, error: code)
+        case .notATerminal:
             return .characterDeviceMissing(chip: chipDescription, uapiVersion: Self.apiVersion)
-        case EACCES, EPERM:
+        case .permissionDenied, .notPermitted:
             return .permissionDenied(path: chipDescription)
         default:
-            return .requestFailed(offset: offset, error: Errno(rawValue: code))
+            return .requestFailed(offset: offset, error: code)
         }
     }
 

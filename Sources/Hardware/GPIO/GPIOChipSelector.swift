@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// Which GPIO chip to open: by label (the robust way on Raspberry Pi boards), by kernel name, by device

@@ -1,6 +1,4 @@
 import SystemCalls
-import CLinux
-import Glibc
 
 /// What one `ConsoleTransport.read` found.
 public enum ConsoleTransportRead: Equatable, Sendable {
@@ -18,7 +16,7 @@ public enum ConsoleTransportRead: Equatable, Sendable {
 ///
 /// - **standard streams** (`--console stdio`): commands from standard input, replies on standard
 ///   output. With a terminal on standard input the console is interactive: the terminal is put into
-///   raw mode (restored at exit, on the clean shutdown and on fatal signals: `clinux_console.h`);
+///   raw mode (restored at exit, on the clean shutdown and on fatal signals: SystemCalls' `ConsoleTerminal`);
 ///   otherwise it is scripted (commands line by line, end of input ends the session).
 ///   Output goes through a non-blocking descriptor that leaves the shell's own flags alone.
 /// - **serial** (`--console /dev/ttyXXX[:BAUD]`): a UART, USB serial adapter or USB gadget port
@@ -60,12 +58,12 @@ public final class ConsoleTransport {
         let terminal = input.isTerminal
         isInteractive = interactive ?? terminal
         inputDescriptor = input
-        let nonblocking = FileDescriptor(rawValue: clinux_console_nonblocking_output(output.rawValue))
+        let nonblocking = ConsoleTerminal.nonBlockingOutput(output)
         outputDescriptorStorage = nonblocking ?? output
         ownsOutputDescriptor = nonblocking != nil && nonblocking != output
         wantsRawMode = terminal && rawMode && isInteractive
-        let rows = Int(clinux_console_terminal_rows(output.rawValue))
-        terminalRows = rows > 0 ? rows : Int(clinux_console_terminal_rows(input.rawValue))
+        let rows = ConsoleTerminal.rows(output)
+        terminalRows = rows > 0 ? rows : ConsoleTerminal.rows(input)
         description = "standard input/output (" + (isInteractive ? (terminal ? "a terminal, interactive" : "interactive")
             : "not a terminal: scripted, one command per line") + ")"
     }
@@ -85,7 +83,7 @@ public final class ConsoleTransport {
     }
 
     deinit {
-        if rawMode { clinux_console_tty_restore() }
+        if rawMode { ConsoleTerminal.restore() }
         if ownsOutputDescriptor { outputDescriptorStorage?.closeDroppingError() }
     }
 
@@ -137,12 +135,14 @@ public final class ConsoleTransport {
         }
         guard let input = inputDescriptor else { return .endOfInput }
         if case .success([]) = input.readinessNow(.readable) { return .nothing }
-        let n = input.readCountingErrno(into: buffer)
-        if n > 0 { return .bytes(n) }
-        if n == -Int(EAGAIN) || n == -Int(EINTR) { return .nothing }
-        // End of file, or an error such as EIO on a terminal that hung up: the input is over.
-        inputDescriptor = nil
-        return .endOfInput
+        switch input.readOutcome(into: buffer) {
+        case .processed(let n) where n > 0: return .bytes(n)
+        case .wouldBlock: return .nothing
+        case .processed, .failed:
+            // End of file, or an error such as EIO on a terminal that hung up: the input is over.
+            inputDescriptor = nil
+            return .endOfInput
+        }
     }
 
     /// Writes as much of `bytes` as the descriptor takes now: the count written (0 when it would block
@@ -171,13 +171,13 @@ public final class ConsoleTransport {
     /// Puts a terminal on standard input into the console's raw mode (no echo, keys as bytes, output as
     /// is), when this transport wants it; restored by `restoreTerminal`, at exit and on fatal signals.
     public func enterRawMode() {
-        if wantsRawMode && !rawMode, let input = inputDescriptor { rawMode = clinux_console_tty_raw(input.rawValue) == 0 }
+        if wantsRawMode && !rawMode, let input = inputDescriptor { rawMode = ConsoleTerminal.enterRawMode(input) }
     }
 
     /// Puts the terminal settings back (raw mode off). Idempotent.
     public func restoreTerminal() {
         if rawMode {
-            clinux_console_tty_restore()
+            ConsoleTerminal.restore()
             rawMode = false
         }
     }

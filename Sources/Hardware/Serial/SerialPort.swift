@@ -1,6 +1,5 @@
 import SystemCalls
 import CSerialPort
-import Glibc
 
 /// A serial port opened through libserialport (every libserialport call of puckd lives in the
 /// `SerialPort*.swift` files): 8N1, no flow control, non-blocking reads. A copyable handle: the
@@ -35,7 +34,7 @@ public struct SerialPort: @unchecked Sendable {
     public static func open(path: String, baudRate: Int) -> OpenResult {
         guard SerialBaudRate.isStandard(baudRate) else {
             return .failed(SourceError(.unsupportedBaudRate, origin: .serial, subject: path,
-                                       systemErrno: EINVAL, detail: Int64(baudRate)))
+                                       systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate)))
         }
         var found: OpaquePointer?
         guard sp_get_port_by_name(path, &found).rawValue == SP_OK.rawValue, let port = found else {
@@ -44,10 +43,10 @@ public struct SerialPort: @unchecked Sendable {
         }
         let opened = sp_open(port, SP_MODE_READ_WRITE)
         if opened.rawValue != SP_OK.rawValue {
-            let code = opened.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : EINVAL
+            let code = opened.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.invalidArgument.rawValue
             sp_free_port(port)
             switch code {
-            case ENOTTY, EINVAL: return .refused(.modemLinesUnsupported(systemErrno: code))
+            case Errno.notATerminal.rawValue, Errno.invalidArgument.rawValue: return .refused(.modemLinesUnsupported(systemErrno: code))
             default: return .failed(SourceError.fromErrno(code, origin: .serial, subject: path))
             }
         }
@@ -62,28 +61,28 @@ public struct SerialPort: @unchecked Sendable {
             let code = sp_last_error_code()
             sp_close(port)
             sp_free_port(port)
-            if code == EINVAL || code == 0 {
+            if code == Errno.invalidArgument.rawValue || code == 0 {
                 return .failed(SourceError(.unsupportedBaudRate, origin: .serial, subject: path,
-                                           systemErrno: EINVAL, detail: Int64(baudRate)))
+                                           systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate)))
             }
             return .failed(SourceError.fromErrno(code, origin: .serial, subject: path))
         }
         // Never block, whatever VMIN/VTIME say; take the tty exclusively as gpsd does.
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
-        _ = ioctl(fd, UInt(TIOCEXCL))
+        let descriptor = FileDescriptor(known: fd)
+        try? descriptor.setNonBlocking(true)
+        try? descriptor.takeTerminalExclusively()
         return .opened(SerialPort(port: port, fileDescriptor: fd, path: path))
     }
 
     /// Changes the line speed of the open port (auto-baud) and discards input received at the old speed.
     public func setBaudRate(_ baudRate: Int) throws(SourceError) {
         guard SerialBaudRate.isStandard(baudRate) else {
-            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: EINVAL, detail: Int64(baudRate))
+            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate))
         }
         let result = sp_set_baudrate(port, Int32(baudRate))
         if result.rawValue != SP_OK.rawValue {
-            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : EINVAL
-            if code == EINVAL {
+            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.invalidArgument.rawValue
+            if code == Errno.invalidArgument.rawValue {
                 throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: code, detail: Int64(baudRate))
             }
             throw SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true)
@@ -101,8 +100,8 @@ public struct SerialPort: @unchecked Sendable {
         let result = sp_nonblocking_read(port, base, buffer.count)
         if result.rawValue > 0 { return .success(Int(result.rawValue)) }
         if result.rawValue < 0 {
-            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : EIO
-            if code == EAGAIN || code == EINTR { return .success(0) }
+            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.ioError.rawValue
+            if code == Errno.wouldBlock.rawValue || code == Errno.interrupted.rawValue { return .success(0) }
             return .failure(SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true))
         }
         switch FileDescriptor(known: fileDescriptor).readinessNow(.readable) {

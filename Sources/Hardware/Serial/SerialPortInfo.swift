@@ -1,5 +1,5 @@
 import CSerialPort
-import Glibc
+import SystemCalls
 
 /// One serial port as libserialport describes it (`puckd ports`): what a user needs to pick the
 /// GPS among several ports and to write a udev rule for it.
@@ -44,7 +44,7 @@ public struct SerialPortInfo: Equatable, Sendable {
         var list: UnsafeMutablePointer<OpaquePointer?>?
         let result = sp_list_ports(&list)
         guard result.rawValue == SP_OK.rawValue, let ports = list else {
-            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : EIO
+            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.ioError.rawValue
             throw SourceError.fromErrno(code, origin: .serial, subject: "/sys/class/tty")
         }
         defer { sp_free_port_list(ports) }

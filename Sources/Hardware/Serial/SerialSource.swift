@@ -1,5 +1,4 @@
 import SystemCalls
-import Glibc
 
 /// NMEA from a serial device: libserialport when it knows the device (real UARTs, USB serial),
 /// POSIX termios otherwise (pseudo-terminals, ttys without a sysfs entry), chosen on every open and
@@ -78,7 +77,7 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
         switch handle {
         case .libserialport(let port): return port.write(bytes)
         case .termios(let port): return port.write(bytes)
-        case .closed: return -Int(EBADF)
+        case .closed: return -Int(Errno.badFileDescriptor.rawValue)
         }
     }
 
@@ -91,7 +90,7 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
     /// `setBaudRate(_:nowNanoseconds:)` for callers without a clock at hand (the serial port needs none).
     public mutating func setBaudRate(_ rate: Int) throws(SourceError) {
         guard SerialBaudRate.isStandard(rate) else {
-            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: EINVAL, detail: Int64(rate))
+            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: Errno.invalidArgument.rawValue, detail: Int64(rate))
         }
         switch handle {
         case .libserialport(let port): try port.setBaudRate(rate)
@@ -115,11 +114,14 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
     private static func openDevice(path: String, baudRate: Int, forceTermios: Bool)
         throws(SourceError) -> (handle: Handle, choice: SerialBackendChoice) {
         // Errors that no backend can fix are reported as they are, before choosing one.
-        var info = stat()
-        if stat(path, &info) != 0 { throw SourceError.fromErrno(errno, origin: .serial, subject: path) }
-        if info.st_mode & S_IFMT != S_IFCHR {
-            let code: Int32 = info.st_mode & S_IFMT == S_IFDIR ? EISDIR : ENOTTY
-            throw SourceError(code == EISDIR ? .isADirectory : .notATerminal, origin: .serial, subject: path, systemErrno: code)
+        let info: FileSystem.Status
+        do throws(Errno) { info = try FileSystem.status(path) } catch {
+            throw SourceError.fromErrno(error.rawValue, origin: .serial, subject: path)
+        }
+        if !info.isCharacterDevice {
+            let code: Errno = info.isDirectory ? .isADirectory : .notATerminal
+            throw SourceError(info.isDirectory ? .isADirectory : .notATerminal, origin: .serial, subject: path,
+                              systemErrno: code.rawValue)
         }
         let device = resolvedPath(path)
         if forceTermios {
@@ -144,9 +146,7 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
     /// The target of a symlink chain (/dev/serial0 → /dev/ttyAMA0): libserialport looks the
     /// device up in /sys/class/tty by its own name.
     private static func resolvedPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        FileSystem.resolvedPath(path) ?? path
     }
 
     private mutating func closeHandle() {

@@ -56,26 +56,13 @@ public final class SimulatedReceiver {
     /// `log` must outlive the receiver (the bundled drive).
     public static func open(log: UnsafeRawBufferPointer, takesOwnership: Bool, schedule: SimulatedReplaySchedule,
                             loop: Bool, startNanoseconds: Int64) throws(SimulatedReceiverError) -> SimulatedReceiver {
-        let pty: (master: FileDescriptor, slavePath: String)
-        do throws(Errno) { pty = try FileDescriptor.openPseudoTerminal() } catch {
+        // The slave stays open in the twin (the pty never hangs up while puckd reopens it), raw (no echo).
+        let pty: ReceiverPseudoTerminal
+        do throws(ReceiverPseudoTerminal.Failure) { pty = try ReceiverPseudoTerminal.open() } catch {
             if takesOwnership { log.deallocate() }
-            throw SimulatedReceiverError(operation: "opening a pseudo-terminal", error: error)
+            throw SimulatedReceiverError(operation: error.operation, error: error.error)
         }
-        // Keep the slave open ourselves (so the pty never hangs up while puckd reopens it) and raw (no echo).
-        let hold: FileDescriptor
-        do throws(Errno) {
-            hold = try FileDescriptor.open(pty.slavePath, .readWrite, options: [.noControllingTerminal, .closeOnExec])
-        } catch {
-            try? pty.master.close()
-            if takesOwnership { log.deallocate() }
-            throw SimulatedReceiverError(operation: "opening " + pty.slavePath, error: error)
-        }
-        if var settings = try? hold.terminalSettings() {
-            settings.makeRaw()
-            try? hold.setTerminalSettings(settings)
-        }
-        try? pty.master.setNonBlocking(true)
-        return SimulatedReceiver(master: pty.master, slaveHold: hold, slavePath: pty.slavePath, log: log,
+        return SimulatedReceiver(master: pty.master, slaveHold: pty.slaveHold, slavePath: pty.slavePath, log: log,
                                  ownsLog: takesOwnership, schedule: schedule, loop: loop, startNanoseconds: startNanoseconds)
     }
 

@@ -25,25 +25,12 @@ public final class SimulatedReceiverPort {
     /// Opens a pty pair for `twin`.
     public init(twin: SimulatedGNSSReceiver) throws(SimulatedReceiverPortError) {
         self.twin = twin
-        let pty: (master: FileDescriptor, slavePath: String)
-        do throws(Errno) { pty = try FileDescriptor.openPseudoTerminal() } catch {
-            throw SimulatedReceiverPortError(operation: "opening a pseudo-terminal", error: error)
+        let pty: ReceiverPseudoTerminal
+        do throws(ReceiverPseudoTerminal.Failure) { pty = try ReceiverPseudoTerminal.open(bitsPerSecond: 9600) } catch {
+            throw SimulatedReceiverPortError(operation: error.operation, error: error.error)
         }
-        let hold: FileDescriptor
-        do throws(Errno) {
-            hold = try FileDescriptor.open(pty.slavePath, .readWrite, options: [.noControllingTerminal, .closeOnExec])
-        } catch {
-            try? pty.master.close()
-            throw SimulatedReceiverPortError(operation: "opening " + pty.slavePath, error: error)
-        }
-        if var settings = try? hold.terminalSettings() {
-            settings.makeRaw()
-            try? settings.setSpeed(bitsPerSecond: 9600)
-            try? hold.setTerminalSettings(settings)
-        }
-        try? pty.master.setNonBlocking(true)
         master = pty.master
-        slaveHold = hold
+        slaveHold = pty.slaveHold
         slavePath = pty.slavePath
         buffer = .allocate(byteCount: 8192, alignment: 1)
         converted = .allocate(byteCount: 8192, alignment: 1)

@@ -40,6 +40,8 @@ extension Socket {
 public struct ResolveError: Error, Sendable, Equatable {
     public let code: CInt
     public var message: String { String(cString: gai_strerror(code)) }
+    /// EAI_SYSTEM: the failure is a system error, in `Errno.current` right after the call.
+    public var isSystemError: Bool { code == EAI_SYSTEM }
 }
 
 extension SocketAddress {

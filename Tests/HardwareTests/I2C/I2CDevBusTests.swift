@@ -1,4 +1,5 @@
 import IMU
+import SystemCalls
 import Glibc
 import Testing
 import CLinux
@@ -28,9 +29,9 @@ import TestSupport
             (ENOENT, .noSuchBus), (EOPNOTSUPP, .unsupported(address: 0x6A)), (EAGAIN, .other(errno: EAGAIN, address: 0x6A)),
         ]
         for (e, expected) in cases {
-            #expect(I2CDevBus.error(errno: e, address: 0x6A, opening: false) == expected, "errno \(e)")
+            #expect(I2CDevBus.error(Errno(rawValue: e), address: 0x6A, opening: false) == expected, "errno \(e)")
         }
-        #expect(I2CDevBus.error(errno: ENODEV, address: 0, opening: true) == .noSuchBus)
+        #expect(I2CDevBus.error(.noSuchDevice, address: 0, opening: true) == .noSuchBus)
     }
 
     @Test func ioctlNumbersMatchTheKernelHeaders() {
