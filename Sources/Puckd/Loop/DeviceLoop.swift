@@ -148,8 +148,7 @@ extension Device {
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
         if let due = trackRecorder.deadlineNanoseconds, now >= due { _ = trackRecorder.service(nowNanoseconds: now, ready: .all) }
         if uplink.isEnabled {
-            uplink.publish(durableSequence: trackRecorder.durableSequence, newestUTCNanoseconds: trackRecorder.newestUTCNanoseconds,
-                           nowNanoseconds: now)
+            uplink.publish(durableSequence: trackRecorder.durableSequence, nowNanoseconds: now)
             if ready.contains(.uplink) || ready.contains(.osmandUplink) || now >= (uplink.deadlineNanoseconds ?? .max) {
                 let mask = (ready.contains(.uplink) ? UInt32(1) << uplink.slots[0] : 0)
                     | (ready.contains(.osmandUplink) ? UInt32(1) << uplink.slots[1] : 0)
@@ -208,8 +207,7 @@ extension Device {
             gpio.close()
         }
         output.text(trackRecorder.close(nowNanoseconds: now))
-        uplink.publish(durableSequence: trackRecorder.durableSequence, newestUTCNanoseconds: trackRecorder.newestUTCNanoseconds,
-                       nowNanoseconds: now)
+        uplink.publish(durableSequence: trackRecorder.durableSequence, nowNanoseconds: now)
         for line in uplink.close(nowNanoseconds: now) { output.text(line) }
         let (stateText, status) = persistence.finalSave(stateRecord())
         output.text("stopped by " + (stopReason ?? .runTime).description + ": " + (controls.leds != nil ? "LEDs off, " : "")

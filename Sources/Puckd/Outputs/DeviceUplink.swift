@@ -63,12 +63,11 @@ final class DeviceUplink: LoopComponent {
     var isEnabled: Bool { mqtt != nil || osmand != nil }
     var isFaulted: Bool { mqtt?.isFaulted == true || osmand?.isFaulted == true }
 
-    /// The journal's last durable record and the newest record's UTC (the router's input after each
-    /// wake-up; nil: empty journal).
-    func publish(durableSequence: UInt64?, newestUTCNanoseconds newest: Int64?, nowNanoseconds now: Int64) {
+    /// The journal's last durable record (the router's input after each wake-up; nil: empty journal).
+    func publish(durableSequence: UInt64?, nowNanoseconds now: Int64) {
         guard let durableSequence else { return }
-        mqtt?.publish(durableSequence: durableSequence, newestUTCNanoseconds: newest)
-        osmand?.publish(durableSequence: durableSequence, newestUTCNanoseconds: newest)
+        mqtt?.publish(durableSequence: durableSequence, nowNanoseconds: now)
+        osmand?.publish(durableSequence: durableSequence, nowNanoseconds: now)
     }
 
     func fillPollSlots(_ poll: inout PollSet) {

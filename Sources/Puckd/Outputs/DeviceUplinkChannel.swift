@@ -24,8 +24,8 @@ struct UplinkRowNames {
 /// One fleet uplink of the device (MQTT or OsmAnd, docs/uplink.md §9): its client edge, its journal feed
 /// (rate filter), its cursor file, its poll slot, deadline and fault. The records handed to it are the
 /// journal's durable ones; the cursor is saved at most every 5 s and at shutdown. A failure is said once
-/// with what to do; the fault LED lights while the connection fails or the oldest unsent position is
-/// older than `backlog_max_age_s` (in journal time). Allocates in `init` and when its fault changes only.
+/// with what to do; the fault LED lights while the connection fails or the oldest unsent position has
+/// waited longer than `backlog_max_age_s` since it was on disk (monotonic time). Allocates in `init` and when its fault changes only.
 final class DeviceUplinkChannel<Client: UplinkConnection> {
     let client: Client
     let feed: UplinkJournalFeed
@@ -46,9 +46,14 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
     /// The backlog is older than the limit (part of the fault).
     private(set) var backlogTooOld = false
     private var saidFault: Client.Fault?
-    private var saidWords = ""
+    private var saidConnectionFault = false
+    private var saidTooOld = false
+    private var saidCursorError: Errno?
     private var durablePosition: UInt64 = 0
-    private var ageCheckedCursor: UInt64 = .max
+    /// When durable positions were first seen (monotonic; a ring of 64 samples).
+    private var samplePositions = InlineArray<64, UInt64>(repeating: 0)
+    private var sampleTimes = InlineArray<64, Int64>(repeating: 0)
+    private var sampleStart = 0, sampleCount = 0
     /// New records were handed to the forwarder since the last service: it runs at this wake-up.
     private var newRecords = false
 
@@ -67,25 +72,49 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
 
     var isFaulted: Bool { client.fault != nil || backlogTooOld || cursorSaveError != nil }
 
-    /// The journal's last durable record and the newest record's UTC (after each wake-up).
-    func publish(durableSequence: UInt64, newestUTCNanoseconds newest: Int64?) {
+    /// The journal's last durable record (the router's input after each wake-up), and the backlog's age
+    /// judged again: raised past `backlog_max_age_s`, cleared below half of it or when nothing waits.
+    func publish(durableSequence: UInt64, nowNanoseconds now: Int64) {
         let position = UplinkJournalFeed.position(ofSequence: durableSequence)
-        var moved = false
         if position > durablePosition {
             durablePosition = position
-            moved = true
             newRecords = true
+            noteDurable(position, now)
             client.appended(newest: feed.decide(throughPosition: position, cursor: client.forwarder.cursor))
         }
-        // The age is judged again only when the journal or the cursor moved (one pread then).
-        let cursor = client.forwarder.cursor
-        guard moved || cursor != ageCheckedCursor else { return }
-        ageCheckedCursor = cursor
-        let tooOld = newest.flatMap { oldestUnsentAgeNanoseconds(newestUTCNanoseconds: $0) }.map { $0 > maximumAgeNanoseconds } ?? false
+        let age = oldestUnsentAgeNanoseconds(nowNanoseconds: now)
+        let tooOld = age.map { backlogTooOld ? $0 > maximumAgeNanoseconds / 2 : $0 > maximumAgeNanoseconds } ?? false
         if tooOld != backlogTooOld {
             backlogTooOld = tooOld
             sayFault()
         }
+    }
+
+    /// Keeps (position, time) when the durable position moved, at most one sample per 1/32 of the age
+    /// limit, so the 64 samples span twice the limit.
+    private func noteDurable(_ position: UInt64, _ now: Int64) {
+        let capacity = 64
+        if sampleCount > 0 && now - sampleTimes[(sampleStart + sampleCount - 1) % capacity] < maximumAgeNanoseconds / 32 { return }
+        if sampleCount == capacity { sampleStart = (sampleStart + 1) % capacity; sampleCount -= 1 }
+        let k = (sampleStart + sampleCount) % capacity
+        samplePositions[k] = position
+        sampleTimes[k] = now
+        sampleCount += 1
+    }
+
+    /// How long (monotonic time) the oldest record not yet acknowledged has been durable, nil when none
+    /// waits: the time of the first sample at or past it (records from before this run count from the
+    /// first wake-up, whose sample covers them; a record newer than the last sample counts as new).
+    func oldestUnsentAgeNanoseconds(nowNanoseconds now: Int64) -> Int64? {
+        guard client.forwarder.backlog > 0 else { return nil }
+        let oldest = client.forwarder.cursor + 1
+        var k = 0
+        while k < sampleCount {
+            let index = (sampleStart + k) % 64
+            if samplePositions[index] >= oldest { return now - sampleTimes[index] }
+            k += 1
+        }
+        return 0
     }
 
     func fillPollSlots(_ poll: inout PollSet) {
@@ -122,44 +151,46 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
         return changed
     }
 
-    /// Journal time between the oldest record not yet acknowledged and `newest`, nil when none waits.
-    func oldestUnsentAgeNanoseconds(newestUTCNanoseconds newest: Int64) -> Int64? {
-        guard client.forwarder.backlog > 0 else { return nil }
-        let oldest = UplinkJournalFeed.sequence(ofPosition: client.forwarder.cursor + 1)
-        guard let record = feed.journal.record(sequence: oldest), let time = record.utcNanoseconds else { return nil }
-        return newest - time
-    }
-
-    /// Says the fault now (or its end), once per change; allocates then only.
+    /// Says each part of the fault (the connection's, the backlog's age, the cursor file's) once when it
+    /// starts or ends, and sets the console's reason; allocates then only.
     private func sayFault() {
         let connection = client.fault
-        var words = client.faultMessage ?? ""
-        if backlogTooOld {
-            words += (words.isEmpty ? "" : "; ") + "the oldest unsent position is older than [uplink] backlog_max_age_s"
+        if connection != saidFault {
+            saidFault = connection
+            if let message = client.faultMessage { say(message) } else if saidConnectionFault { say(nil, "delivering again") }
+            saidConnectionFault = connection != nil
         }
+        if backlogTooOld != saidTooOld {
+            saidTooOld = backlogTooOld
+            if backlogTooOld { say("the oldest unsent position is older than [uplink] backlog_max_age_s") } else {
+                say(nil, "the backlog is within [uplink] backlog_max_age_s again")
+            }
+        }
+        if cursorSaveError != saidCursorError {
+            saidCursorError = cursorSaveError
+            if let e = cursorSaveError { say("cannot save the cursor in " + cursorStore.path + " (" + e.message + ")") } else {
+                say(nil, "the cursor is saved again")
+            }
+        }
+        // The backlog's age first: the console's reason keeps 120 bytes, the log line has it all.
+        var words = backlogTooOld ? "the oldest unsent position is older than [uplink] backlog_max_age_s" : ""
+        if let message = client.faultMessage { words += (words.isEmpty ? "" : "; ") + message }
         if let e = cursorSaveError { words += (words.isEmpty ? "" : "; ") + "cannot save the cursor (" + e.message + ")" }
-        guard connection != saidFault || words != saidWords else { return }
-        saidFault = connection
-        saidWords = words
-        if words.isEmpty {
-            if !faultText.isEmpty {
-                output.line { out in
-                    out.append("uplink ")
-                    out.append(name)
-                    out.append(": delivering again")
-                }
-            }
-            faultText = ConsoleText()
-        } else {
+        faultText = words.isEmpty ? ConsoleText() : ConsoleText(string: words)
+    }
+
+    /// One log line `uplink NAME: …`: a warning (a fault raised, counted, kept as the last error) or news.
+    private func say(_ fault: String?, _ news: String = "") {
+        if let fault {
             faultsRaised &+= 1
-            faultText = ConsoleText(string: words)
-            lastErrorText = faultText
-            output.line(.warning) { out in
-                out.append("uplink ")
-                out.append(name)
-                out.append(": ")
-                out.append(string: words)
-            }
+            lastErrorText = ConsoleText(string: fault)
+        }
+        let words = fault ?? news
+        output.line(fault == nil ? .info : .warning) { out in
+            out.append("uplink ")
+            out.append(name)
+            out.append(": ")
+            out.append(string: words)
         }
     }
 

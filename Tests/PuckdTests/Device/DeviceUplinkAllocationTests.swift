@@ -41,14 +41,13 @@ import TestSupport
     }
 
     /// An nginx of this test answering 200 to every request (daemonized, killed by its pid file's pid).
-    static func startNginx(in directory: String) -> (port: Int, pid: pid_t)? {
+    static func startNginx(in directory: String, port: Int = freeLoopbackPort()) -> (port: Int, pid: pid_t)? {
         guard runProcess(["sh", "-c", "command -v nginx"])?.status == 0 else { return nil }
-        let port = freeLoopbackPort()
         let d = directory
         let text = """
             pid \(d)/nginx.pid; error_log \(d)/nginx-error.log; worker_processes 1;
             events { worker_connections 64; }
-            http { access_log \(d)/access.log; client_body_temp_path \(d)/body;
+            http { log_format osmand '$status $request_method $request_uri'; access_log \(d)/access.log osmand; client_body_temp_path \(d)/body;
               server { listen 127.0.0.1:\(port); location / { return 200 "OK\\n"; } } }
 
             """
