@@ -37,7 +37,7 @@ extension ConfigurationKeys {
                   if case .failure(let why) = OsmAndServerURL.parse(text) { return why.message }
                   return nil
               }),
-        .decimal("uplink", "interval_s", \.uplink.intervalSeconds, 0...86400, unit: "seconds, 0 = off (all three 0: every fix)",
+        .decimal("uplink", "interval_s", \.uplink.intervalSeconds, 0...86400, unit: "seconds, 0 = off; all three rate keys 0 = every fix",
                  doc: "send a position once this much time passed since the last one sent; with min_distance_m and min_heading_change_deg a position goes out when any is crossed"),
         .decimal("uplink", "min_distance_m", \.uplink.minimumDistanceMeters, 0...1_000_000, unit: "meters, 0 = off",
                  doc: "also send a position once the vehicle has moved this far from the last one sent"),
@@ -46,7 +46,7 @@ extension ConfigurationKeys {
         .integer("uplink", "backlog_limit", \.uplink.backlogLimitRecords, 1...100_000_000, unit: "records",
                  doc: "at most this many unsent records wait for the link; beyond it the oldest are given up (and counted)"),
         .decimal("uplink", "backlog_max_age_s", \.uplink.backlogMaximumAgeSeconds, 1...31_536_000, unit: "seconds",
-                 doc: "the fault LED lights and status says so when the oldest unsent position is older than this"),
+                 doc: "the fault LED lights and status says so when the oldest unsent position has waited on disk longer than this (cleared below half of it)"),
     ]
 }
 
