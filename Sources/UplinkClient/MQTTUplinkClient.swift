@@ -5,19 +5,12 @@ import Uplink
 /// One MQTT uplink on the device: a non-blocking TCP connection to the broker driven from the poll loop
 /// (no thread), the pure `MQTTSession` and `UplinkForwarder` over it, reconnects with seeded backoff.
 /// Buffers are allocated in `init`; `service`, `appended` and the poll/deadline queries allocate nothing.
-public final class MQTTUplinkClient {
+public final class MQTTUplinkClient: UplinkConnection {
     /// Where the connection is.
     public enum Phase: Equatable, Sendable { case waiting, connecting, open }
 
     /// What one `service` call changed, for the router.
-    public struct Events: Equatable, Sendable {
-        /// The cursor moved: persist it (the cursor store).
-        public var cursorMoved = false
-        /// `fault` changed: say it once (log, console, LED).
-        public var faultChanged = false
-        public var connected = false
-        public init() {}
-    }
+    public typealias Events = UplinkClientEvents
 
     public let settings: MQTTUplinkSettings
     public private(set) var phase = Phase.waiting
@@ -53,6 +46,10 @@ public final class MQTTUplinkClient {
         input = .allocate(byteCount: 4096, alignment: 8)
         payload = .allocate(byteCount: PositionPayload.maximumByteCount, alignment: 8)
     }
+
+    public var faultMessage: String? { fault?.message }
+    public var isConnected: Bool { phase == .open && session.phase == .connected }
+    public var isConnecting: Bool { phase == .connecting || (phase == .open && session.phase != .connected) }
 
     deinit {
         close()

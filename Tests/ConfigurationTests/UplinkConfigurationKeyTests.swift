@@ -15,7 +15,7 @@ struct UplinkConfigurationKeyTests {
         #expect(defaults.uplink.mqttURL.isEmpty && defaults.uplink.osmandURL.isEmpty && defaults.uplink.intervalSeconds == 0)
         #expect(ConfigurationKeys.keys(in: "uplink").map(\.name) == [
             "device_id", "mqtt_url", "mqtt_topic", "mqtt_password_file", "mqtt_ca_file", "osmand_url", "interval_s",
-            "min_distance_m", "backlog_limit", "backlog_max_age_s"])
+            "min_distance_m", "min_heading_change_deg", "backlog_limit", "backlog_max_age_s"])
         let c = try load("""
             [uplink]
             device_id = van-7
@@ -24,11 +24,18 @@ struct UplinkConfigurationKeyTests {
             mqtt_password_file = /etc/puckd/mqtt.password
             interval_s = 10
             min_distance_m = 50
+            min_heading_change_deg = 30
+            osmand_url = http://traccar.example
             backlog_limit = 5000
             backlog_max_age_s = 120
             """)
         #expect(c.uplink.deviceID == "van-7" && c.uplink.mqttTopic == "fleet/van-7/pos" && c.uplink.intervalSeconds == 10
-            && c.uplink.minimumDistanceMeters == 50 && c.uplink.backlogLimitRecords == 5000 && c.uplink.backlogMaximumAgeSeconds == 120)
+            && c.uplink.minimumDistanceMeters == 50 && c.uplink.backlogLimitRecords == 5000 && c.uplink.backlogMaximumAgeSeconds == 120
+            && c.uplink.minimumHeadingChangeDegrees == 30)
+        #expect(OsmAndServerURL.parse(c.uplink.osmandURL) == .success(OsmAndServerURL(host: "traccar.example", port: 5055)))
+        #expect(OsmAndServerURL.parse("http://10.0.0.5:8080/") == .success(OsmAndServerURL(host: "10.0.0.5", port: 8080)))
+        #expect(OsmAndServerURL.parse("http://[::1]:5055").map(\.hostHeader) == .success("[::1]:5055"))
+        #expect(OsmAndServerURL.parse("http://t.example:80").map(\.hostHeader) == .success("t.example"))
         #expect(MQTTBrokerURL.parse(c.uplink.mqttURL) == .success(MQTTBrokerURL(user: "fleet", host: "10.0.0.5", port: 1884)))
         #expect(MQTTBrokerURL.parse("mqtt://broker.example") == .success(MQTTBrokerURL(user: nil, host: "broker.example", port: 1883)))
         #expect(MQTTBrokerURL.parse("mqtt://[::1]:2000") == .success(MQTTBrokerURL(user: nil, host: "::1", port: 2000)))
@@ -58,7 +65,11 @@ struct UplinkConfigurationKeyTests {
                              ("[uplink]\nmqtt_topic = a/+/b\n", "wildcards"),
                              ("[uplink]\ndevice_id = a/b\n", "goes into MQTT topics"),
                              ("[uplink]\nmqtt_password_file = mqtt.pw\n", "not an absolute path"),
-                             ("[uplink]\nosmand_url = http://traccar:5055\n", "not built into puckd run yet"),
+                             ("[uplink]\nosmand_url = https://traccar:5055\n", "https:// (TLS) is not built for the OsmAnd uplink"),
+                             ("[uplink]\nosmand_url = traccar:5055\n", "does not start with http://"),
+                             ("[uplink]\nosmand_url = http://traccar:5055/api\n", "has a path"),
+                             ("[uplink]\nosmand_url = http://traccar:99999\n", "port must be 1–65535"),
+                             ("[uplink]\nmin_heading_change_deg = 200\n", "out of range"),
                              ("[uplink]\ninterval_s = -1\n", "interval_s = -1: out of range")] {
             do throws(ConfigurationError) {
                 _ = try load(text)

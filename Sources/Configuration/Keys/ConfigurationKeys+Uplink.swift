@@ -30,20 +30,23 @@ extension ConfigurationKeys {
         .text("uplink", "mqtt_ca_file", \.uplink.mqttCAFile, allowed: "empty or an absolute path",
               doc: "the CA certificate a mqtts:// broker is checked against (TLS is not built yet)",
               validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/ssl/certs/fleet-ca.pem" }),
-        .text("uplink", "osmand_url", \.uplink.osmandURL, allowed: "empty (off)",
-              doc: "Traccar's OsmAnd endpoint, http://host[:port] (not built into puckd run yet: docs/uplink.md §8)",
+        .text("uplink", "osmand_url", \.uplink.osmandURL, allowed: "empty (off) or http://host[:port]",
+              doc: "the Traccar server's OsmAnd endpoint positions are sent to (port 5055 by default); both uplinks may run at once",
               validate: { text in
-                  text.isEmpty ? nil : "the OsmAnd (Traccar) uplink is not built into puckd run yet; leave osmand_url "
-                      + "empty and use mqtt_url (docs/uplink.md §8)"
+                  if text.isEmpty { return nil }
+                  if case .failure(let why) = OsmAndServerURL.parse(text) { return why.message }
+                  return nil
               }),
-        .decimal("uplink", "interval_s", \.uplink.intervalSeconds, 0...86400, unit: "seconds, 0 = every fix",
-                 doc: "send a position at most this often (a heading change or min_distance_m still sends one sooner)"),
+        .decimal("uplink", "interval_s", \.uplink.intervalSeconds, 0...86400, unit: "seconds, 0 = off; all three rate keys 0 = every fix",
+                 doc: "send a position once this much time passed since the last one sent; with min_distance_m and min_heading_change_deg a position goes out when any is crossed"),
         .decimal("uplink", "min_distance_m", \.uplink.minimumDistanceMeters, 0...1_000_000, unit: "meters, 0 = off",
-                 doc: "with interval_s, also send a position once the vehicle has moved this far from the last one sent"),
+                 doc: "also send a position once the vehicle has moved this far from the last one sent"),
+        .decimal("uplink", "min_heading_change_deg", \.uplink.minimumHeadingChangeDegrees, 0...180, unit: "degrees, 0 = off",
+                 doc: "also send a position once the heading (else the course) turned more than this from the last one sent"),
         .integer("uplink", "backlog_limit", \.uplink.backlogLimitRecords, 1...100_000_000, unit: "records",
                  doc: "at most this many unsent records wait for the link; beyond it the oldest are given up (and counted)"),
         .decimal("uplink", "backlog_max_age_s", \.uplink.backlogMaximumAgeSeconds, 1...31_536_000, unit: "seconds",
-                 doc: "the fault LED lights and status says so when the oldest unsent position is older than this"),
+                 doc: "the fault LED lights and status says so when the oldest unsent position has waited on disk longer than this (cleared below half of it)"),
     ]
 }
 
@@ -63,6 +66,8 @@ public struct UplinkSettings: Sendable, Equatable {
     public var intervalSeconds = 0.0
     /// 0: off, meters.
     public var minimumDistanceMeters = 0.0
+    /// 0: off, degrees.
+    public var minimumHeadingChangeDegrees = 0.0
     public var backlogLimitRecords = 1_000_000
     /// The backlog fault's age, seconds.
     public var backlogMaximumAgeSeconds = 600.0

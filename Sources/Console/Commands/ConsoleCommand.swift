@@ -9,7 +9,7 @@ public enum ConsoleCommand: Sendable, Equatable {
     /// `help` (all commands) or `help CMD`.
     case help(ConsoleCommandName?)
     /// A state view: `status`, `gps`, `sats`, `heading`, `puck`, `camera`, `leds`, `stats`, `events [N]`,
-    /// `nmea [N]`, `track`.
+    /// `nmea [N]`, `track`, `uplink`.
     case view(ConsoleView)
     /// `version`.
     case version
@@ -84,6 +84,8 @@ public enum ConsoleView: Sendable, Equatable {
     case stats
     /// The track journal (`track`).
     case track
+    /// The fleet uplinks (`uplink`).
+    case uplink
     /// The last `count` tracking events (1...ConsoleEventLog.capacity).
     case events(count: Int)
     /// The receiver's last `count` lines (1...NMEASentenceLog.capacity); watched, the new lines stream.
@@ -101,6 +103,7 @@ public enum ConsoleView: Sendable, Equatable {
         case .leds: .leds
         case .stats: .stats
         case .track: .track
+        case .uplink: .uplink
         case .events: .events
         case .nmea: .nmea
         }

@@ -26,6 +26,7 @@ public enum HelpText {
         case .events: "events [N]"
         case .nmea: "nmea [N]"
         case .track: "track"
+        case .uplink: "uplink"
         case .config: "config [KEY [VALUE]] | config save"
         case .watch: "watch CMD [HZ]"
         case .json: "json [on|off]"
@@ -61,6 +62,7 @@ public enum HelpText {
         case .events: "the last N tracking events"
         case .nmea: "the receiver's raw sentences and puckd's commands to it (watch nmea: as they arrive)"
         case .track: "the track journal: segments, size, records, last and durable sequence, last flush, errors"
+        case .uplink: "the fleet uplinks (MQTT, OsmAnd): url, state, cursor, backlog, last ack, last error, counters"
         case .config: "show or change configuration values, or save them"
         case .watch: "redraw a view in place HZ times per second (Ctrl-C stops)"
         case .json: "reply with one JSON object per line"
@@ -178,6 +180,14 @@ public enum HelpText {
             disk (fdatasync'ed), records waiting for the next flush, the last flush, segments dropped for the \
             size cap, fixes lost while the disk failed, and the disk's error now.\n
             """
+        case .uplink:
+            """
+            The fleet uplinks ([uplink] mqtt_url, osmand_url), one block each: the server's URL (never a \
+            password) and the device id, the connection's state, the cursor (the journal sequence through \
+            which every record was delivered or filtered), the backlog waiting, messages in flight, the last \
+            acknowledgement's age, the last error said, and the counters (connections, attempts, sent, \
+            acknowledged, re-sent, filtered by the rate keys, given up by backlog_limit, faults).\n
+            """
         case .config:
             """
             Without KEY, lists every configuration value. With KEY, prints one. With KEY VALUE, sets it \
@@ -187,7 +197,7 @@ public enum HelpText {
             """
         case .watch:
             """
-            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events, track) in place HZ times \
+            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events, track, uplink) in place HZ times \
             per second, 0.1…60, default 1. Ctrl-C (or q) stops. Without a terminal, prints one frame per \
             interval; in json mode, one JSON line per frame. watch nmea prints the receiver's new lines as \
             they arrive instead (every 50 ms; HZ does not apply).\n

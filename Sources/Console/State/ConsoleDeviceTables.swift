@@ -1,10 +1,10 @@
 // Fixed-capacity tables of `ConsoleDeviceState`. Each keeps its entries inline; an entry that does not
 // fit is counted in `overflow` (the views say so) instead of growing anything.
 
-/// The device's sources and edges (up to 8).
+/// The device's sources and edges (up to 10).
 public struct ConsoleSourceTable: Sendable {
-    public static let capacity = 8
-    private var entries = InlineArray<8, ConsoleSource>(
+    public static let capacity = 10
+    private var entries = InlineArray<10, ConsoleSource>(
         repeating: ConsoleSource(name: "", description: ConsoleText(), state: "", isHealthy: true))
     public private(set) var count = 0
     /// Entries that did not fit.
@@ -90,6 +90,10 @@ public struct ConsoleCounterTable: Sendable {
     public mutating func append(_ name: StaticString, _ value: Int64) {
         if count < Self.capacity { entries[count] = ConsoleCounter(name: name, value: value); count += 1 } else { overflow += 1 }
     }
+
+    /// Appends an unsigned counter (wrapping past Int64.max, which no counter reaches).
+    @_disfavoredOverload   // an integer literal stays Int64
+    public mutating func append(_ name: StaticString, _ value: UInt64) { append(name, Int64(truncatingIfNeeded: value)) }
 
     /// Sets the counter called `name`, adding it when new.
     public mutating func set(_ name: StaticString, _ value: Int64) {

@@ -65,7 +65,7 @@ public final class Device {
     var lastIMUSampleForServer: IMUSample?
     /// The track journal (`[track]`, Outputs/DeviceTrackRecorder.swift).
     let trackRecorder: DeviceTrackRecorder
-    /// The fleet uplink (`[uplink]`, Outputs/DeviceUplink.swift): off unless `mqtt_url` is set.
+    /// The fleet uplinks (`[uplink]`, Outputs/DeviceUplink.swift): MQTT and OsmAnd, each off unless its URL is set.
     let uplink: DeviceUplink
     /// The state file: store, dirty flag, write intervals.
     var persistence: Persistence
@@ -215,11 +215,11 @@ public final class Device {
         controls = ControlsLink(c.gpio, gpio: setup.gpio, output: output, slots: PollSlots(first: slots[3], count: 2), nowNanoseconds: now,
                                 degradations: &degradations)
         ppsInput = PPSInput(c.pps, gpio: setup.gpio, slot: slots[5])
-        let machineID: String? = c.uplink.deviceID.isEmpty && !c.uplink.mqttURL.isEmpty
+        let machineID: String? = c.uplink.deviceID.isEmpty && !(c.uplink.mqttURL.isEmpty && c.uplink.osmandURL.isEmpty)
             ? (try? WholeFile.read("/etc/machine-id", limitBytes: 256)).map { String(decoding: $0, as: UTF8.self) } : nil
         uplink = DeviceUplink(c.uplink, track: c.track, stateDirectory: c.state.directory, machineID: machineID,
-                              slot: scheduler.pollSet.reserve(1).first, output: output)
-        if let why = uplink.degradation { degradations.append(why) }
+                              slots: scheduler.pollSet.reserve(2), output: output)
+        degradations += uplink.degradations
         self.degradations = degradations
         switch setup.console {
         case .none:

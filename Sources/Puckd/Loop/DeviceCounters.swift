@@ -55,8 +55,10 @@ public struct DeviceReadiness: OptionSet, Sendable {
     public static let consoleOutput = DeviceReadiness(rawValue: 256)
     /// A client of the gpsd-protocol server (or a connection) is ready.
     public static let gpsdServer = DeviceReadiness(rawValue: 512)
-    /// The fleet uplink's connection is readable or writable (or finished connecting).
+    /// The MQTT uplink's connection is readable or writable (or finished connecting).
     public static let uplink = DeviceReadiness(rawValue: 1024)
+    /// The OsmAnd uplink's connection is readable or writable (or finished connecting).
+    public static let osmandUplink = DeviceReadiness(rawValue: 2048)
     public static let all = DeviceReadiness(rawValue: 0xFFFF)
 }
 

@@ -121,7 +121,8 @@ extension Device {
             if readiness.isReady(slots[i]) { ready.insert(flags[i]) }
             i += 1
         }
-        if readiness.isReady(uplink.slot) { ready.insert(.uplink) }
+        if readiness.isReady(uplink.slots[0]) { ready.insert(.uplink) }
+        if readiness.isReady(uplink.slots[1]) { ready.insert(.osmandUplink) }
         return ready
     }
 
@@ -147,10 +148,11 @@ extension Device {
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
         if let due = trackRecorder.deadlineNanoseconds, now >= due { _ = trackRecorder.service(nowNanoseconds: now, ready: .all) }
         if uplink.isEnabled {
-            uplink.publish(durableSequence: trackRecorder.durableSequence, newestUTCNanoseconds: trackRecorder.newestUTCNanoseconds,
-                           nowNanoseconds: now)
-            if ready.contains(.uplink) || now >= (uplink.deadlineNanoseconds ?? .max) {
-                _ = uplink.service(nowNanoseconds: now, ready: ready.contains(.uplink) ? .all : .none)
+            uplink.publish(durableSequence: trackRecorder.durableSequence, nowNanoseconds: now)
+            if ready.contains(.uplink) || ready.contains(.osmandUplink) || now >= (uplink.deadlineNanoseconds ?? .max) {
+                let mask = (ready.contains(.uplink) ? UInt32(1) << uplink.slots[0] : 0)
+                    | (ready.contains(.osmandUplink) ? UInt32(1) << uplink.slots[1] : 0)
+                _ = uplink.service(nowNanoseconds: now, ready: .slots(mask))
             }
         }
         if let console, ready.contains(.console) || console.hasBufferedInput
@@ -205,9 +207,8 @@ extension Device {
             gpio.close()
         }
         output.text(trackRecorder.close(nowNanoseconds: now))
-        uplink.publish(durableSequence: trackRecorder.durableSequence, newestUTCNanoseconds: trackRecorder.newestUTCNanoseconds,
-                       nowNanoseconds: now)
-        if let line = uplink.close(nowNanoseconds: now) { output.text(line) }
+        uplink.publish(durableSequence: trackRecorder.durableSequence, nowNanoseconds: now)
+        for line in uplink.close(nowNanoseconds: now) { output.text(line) }
         let (stateText, status) = persistence.finalSave(stateRecord())
         output.text("stopped by " + (stopReason ?? .runTime).description + ": " + (controls.leds != nil ? "LEDs off, " : "")
             + stateText)

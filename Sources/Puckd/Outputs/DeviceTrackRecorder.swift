@@ -223,25 +223,25 @@ final class DeviceTrackRecorder: LoopComponent {
         let c = writer.counters
         t.append("track.segments", Int64(writer.segmentCount))
         t.append("track.bytes", writer.journalBytes)
-        t.append("track.recordsAppended", Int64(truncatingIfNeeded: c.recordsAppended))
-        t.append("track.recordsWritten", Int64(truncatingIfNeeded: c.recordsWritten))
+        t.append("track.recordsAppended", c.recordsAppended)
+        t.append("track.recordsWritten", c.recordsWritten)
         t.append("track.recordsPending", Int64(writer.pendingRecords))
-        t.append("track.recordsLost", Int64(truncatingIfNeeded: c.recordsLost))
+        t.append("track.recordsLost", c.recordsLost)
         t.append("track.lastSequence", appendedSequence.map { Int64(truncatingIfNeeded: $0) } ?? -1)
         t.append("track.durableSequence", durableSequence.map { Int64(truncatingIfNeeded: $0) } ?? -1)
-        t.append("track.flushes", Int64(truncatingIfNeeded: c.flushes))
-        t.append("track.failedFlushes", Int64(truncatingIfNeeded: c.failedFlushes))
-        t.append("track.faults", Int64(truncatingIfNeeded: faultsRaised))
-        t.append("track.segmentsDropped", Int64(truncatingIfNeeded: c.segmentsDropped))
-        t.append("track.recordsDropped", Int64(truncatingIfNeeded: c.recordsDropped))
-        t.append("track.rawBytesWritten", Int64(truncatingIfNeeded: c.rawBytesWritten))
-        t.append("track.rawBytesLost", Int64(truncatingIfNeeded: c.rawBytesLost))
+        t.append("track.flushes", c.flushes)
+        t.append("track.failedFlushes", c.failedFlushes)
+        t.append("track.faults", faultsRaised)
+        t.append("track.segmentsDropped", c.segmentsDropped)
+        t.append("track.recordsDropped", c.recordsDropped)
+        t.append("track.rawBytesWritten", c.rawBytesWritten)
+        t.append("track.rawBytesLost", c.rawBytesLost)
         if let flusher = writer.files.flusher {
             let s = flusher.statistics
-            t.append("track.syncs", Int64(truncatingIfNeeded: s.syncs))
-            t.append("track.failedSyncs", Int64(truncatingIfNeeded: s.failed))
+            t.append("track.syncs", s.syncs)
+            t.append("track.failedSyncs", s.failed)
             t.append("track.longestSyncNanoseconds", s.longestNanoseconds)
-            t.append("track.flusherWaits", Int64(truncatingIfNeeded: s.waits))
+            t.append("track.flusherWaits", s.waits)
         }
     }
 }

@@ -1,0 +1,141 @@
+import Configuration
+import State
+import SystemCalls
+import TrackLog
+import Uplink
+import UplinkClient
+
+/// Why an uplink is off although configured (one sentence with what to do; start-up only).
+struct UplinkSetupProblem: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+extension DeviceUplink {
+    /// The MQTT uplink from `mqtt_url`, its password file and its cursor (start-up; allocates).
+    static func mqttChannel(_ settings: UplinkSettings, deviceID: String, directory: String, slot: Int, output: DeviceOutput,
+                            report: inout [String]) -> Result<DeviceUplinkChannel<MQTTUplinkClient>, UplinkSetupProblem> {
+        guard case .success(let url) = MQTTBrokerURL.parse(settings.mqttURL) else { return .failure(.init("[uplink] mqtt_url is not usable")) }
+        let address: SocketAddress
+        switch resolve(url.host, port: url.port, key: "mqtt_url") {
+        case .success(let a): address = a
+        case .failure(let why): return .failure(why)
+        }
+        var password: String?
+        if !settings.mqttPasswordFile.isEmpty {
+            switch readPassword(settings.mqttPasswordFile) {
+            case .success(let p): password = p
+            case .failure(let why): return .failure(why)
+            }
+        }
+        let (store, cursor): (UplinkCursorStore, UInt64)
+        switch openCursor(directory: directory, name: "mqtt", report: &report) {
+        case .success(let found): (store, cursor) = found
+        case .failure(let why): return .failure(why)
+        }
+        var mqtt = MQTTUplinkSettings(address: address, deviceIdentifier: deviceID, username: url.user, password: password,
+                                      positionTopic: settings.resolvedTopic(deviceID: deviceID),
+                                      backlogLimitRecords: UInt64(settings.backlogLimitRecords))
+        // A flush hands over up to flush_interval_s of fixes at once: those go in order (docs/uplink.md §5).
+        mqtt.inOrderSpanRecords = 256
+        let client = MQTTUplinkClient(settings: mqtt, cursor: cursor, seed: seed(0x9E37_79B9_7F4A_7C15))
+        let (feed, rate) = makeFeed(settings, directory: directory, cursor: cursor)
+        report.append("uplink: MQTT 3.1.1 to " + settings.mqttURL + ", client id puckd-" + deviceID + ", topic "
+            + settings.resolvedTopic(deviceID: deviceID) + rate)
+        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, slot: slot, name: "mqtt", rows: .mqtt,
+                                            output: output, url: settings.mqttURL + " as " + deviceID,
+                                            maximumAgeSeconds: settings.backlogMaximumAgeSeconds))
+    }
+
+    /// The OsmAnd (Traccar) uplink from `osmand_url` and its cursor (start-up; allocates).
+    static func osmandChannel(_ settings: UplinkSettings, deviceID: String, directory: String, slot: Int, output: DeviceOutput,
+                              report: inout [String]) -> Result<DeviceUplinkChannel<OsmAndUplinkClient>, UplinkSetupProblem> {
+        guard case .success(let url) = OsmAndServerURL.parse(settings.osmandURL) else {
+            return .failure(.init("[uplink] osmand_url is not usable"))
+        }
+        let address: SocketAddress
+        switch resolve(url.host, port: url.port, key: "osmand_url") {
+        case .success(let a): address = a
+        case .failure(let why): return .failure(why)
+        }
+        let (store, cursor): (UplinkCursorStore, UInt64)
+        switch openCursor(directory: directory, name: "osmand", report: &report) {
+        case .success(let found): (store, cursor) = found
+        case .failure(let why): return .failure(why)
+        }
+        var osmand = OsmAndUplinkSettings(address: address, deviceIdentifier: deviceID, host: url.hostHeader,
+                                          backlogLimitRecords: UInt64(settings.backlogLimitRecords))
+        osmand.inOrderSpanRecords = 256
+        let client = OsmAndUplinkClient(settings: osmand, cursor: cursor, seed: seed(0xD1B5_4A32_D192_ED03))
+        let (feed, rate) = makeFeed(settings, directory: directory, cursor: cursor)
+        report.append("uplink: OsmAnd (Traccar) HTTP/1.1 to " + settings.osmandURL + ", device identifier " + deviceID + rate)
+        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, slot: slot, name: "osmand", rows: .osmand,
+                                            output: output, url: settings.osmandURL + " as " + deviceID,
+                                            maximumAgeSeconds: settings.backlogMaximumAgeSeconds))
+    }
+
+    /// The host's first address (getaddrinfo blocks: start-up only; numeric addresses skip the resolver).
+    private static func resolve(_ host: String, port: Int, key: String) -> Result<SocketAddress, UplinkSetupProblem> {
+        switch SocketAddress.resolve(host, port: UInt16(port)) {
+        case .success(let found) where !found.isEmpty: return .success(found[0])
+        case .success: return .failure(.init("host " + host + " has no address; check [uplink] " + key + " and /etc/hosts or DNS"))
+        case .failure(let e):
+            return .failure(.init("host " + host + " not found (" + e.message + "); check [uplink] " + key + " and the resolver; "
+                + "the name is looked up at start-up only"))
+        }
+    }
+
+    private static func readPassword(_ path: String) -> Result<String, UplinkSetupProblem> {
+        do throws(WholeFile.Failure) {
+            let bytes = try WholeFile.read(path, limitBytes: 4096,
+                                           trust: FileTrust(secretName: "the MQTT password", purpose: "read or replace the broker password"))
+            var line = bytes.prefix { $0 != 0x0A }
+            while let last = line.last, last == 0x0D { line.removeLast() }
+            return .success(String(decoding: line, as: UTF8.self))
+        } catch {
+            let reason = switch error {
+            case .cannotOpen(let code): "cannot open it (" + code.message + ")"
+            case .notRegular: "not a regular file"
+            case .cannotRead(let code): "cannot read it (" + code.message + ")"
+            case .tooLarge: "larger than 4 KiB: not a password file"
+            case .untrusted(let why): "refused: " + why
+            }
+            return .failure(.init("[uplink] mqtt_password_file " + path + ": " + reason))
+        }
+    }
+
+    /// `<directory>/<name>.cursor` and the cursor it holds (0 when none or damaged: everything is sent).
+    private static func openCursor(directory: String, name: String,
+                                   report: inout [String]) -> Result<(UplinkCursorStore, UInt64), UplinkSetupProblem> {
+        let store: UplinkCursorStore
+        do throws(Errno) { store = try UplinkCursorStore(directory: directory, name: name) } catch {
+            return .failure(.init("cannot open the cursor's directory " + directory + " (" + error.message + ")"))
+        }
+        var cursor: UInt64 = 0
+        switch store.load() {
+        case .none: report.append("uplink: no cursor yet in " + store.path + ": the whole journal is sent")
+        case .cursor(let c):
+            cursor = c
+            report.append("uplink: cursor " + String(c) + " read from " + store.path + " (records from sequence "
+                + String(c) + " on are sent)")
+        case .corrupt: report.append("uplink: " + store.path + " is damaged: the whole journal is sent again (duplicates, no gap)")
+        }
+        return .success((store, cursor))
+    }
+
+    /// The journal feed with the `[uplink]` rate filter, and the rate in words for the report.
+    private static func makeFeed(_ settings: UplinkSettings, directory: String, cursor: UInt64) -> (UplinkJournalFeed, String) {
+        let filter = UplinkRateFilter(intervalSeconds: settings.intervalSeconds, minimumDistanceMeters: settings.minimumDistanceMeters,
+                                      headingChangeDegrees: settings.minimumHeadingChangeDegrees)
+        let feed = UplinkJournalFeed(journal: JournalRecordSource(directory: directory), filter: filter, cursor: cursor,
+                                     ringRecords: UInt64(settings.backlogLimitRecords))
+        var words: [String] = []
+        if settings.intervalSeconds > 0 { words.append("every " + String(settings.intervalSeconds) + " s") }
+        if settings.minimumDistanceMeters > 0 { words.append("every " + String(settings.minimumDistanceMeters) + " m") }
+        if settings.minimumHeadingChangeDegrees > 0 { words.append("a turn over " + String(settings.minimumHeadingChangeDegrees) + "°") }
+        return (feed, filter.reportsEveryFix ? ", every fix" : ", a position at " + words.joined(separator: " or "))
+    }
+
+    /// The backoff's jitter seed (realtime clock, at start-up).
+    private static func seed(_ salt: UInt64) -> UInt64 { UInt64(truncatingIfNeeded: SystemClock.realtimeNanoseconds()) ^ salt }
+}
