@@ -20,6 +20,8 @@ let package = Package(
         // puckd's one GPIO API, a C shim compiled against libgpiod v1 or v2, whichever <gpiod.h> pkg-config
         // finds (Debian 12: 1.6.3, Debian 13: 2.2.1): the API is chosen at build time, never at run time.
         .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
+        // OpenSSL (libssl, libcrypto): TLS for the fleet uplink (docs/uplink.md §10), linked statically into the device.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // libcrypt (libxcrypt): crypt(3) checks the serial console's password hash.
         // Without pkgConfig: libcrypt.pc adds -L/usr/lib/x86_64-linux-gnu, which SwiftPM passes on and which
         // would then find the system libgpiod.a before the other API's in `make build-other`.
@@ -82,8 +84,10 @@ let package = Package(
         // The fleet uplink, pure: MQTT 3.1.1 client protocol, Traccar's OsmAnd requests and an HTTP/1.1
         // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
         .target(name: "Uplink", dependencies: ["Angles", "NMEA", "TrackLog"], swiftSettings: strict),
+        // TLS client connections through OpenSSL, and the byte stream (plain TCP or TLS) the uplink's clients run over.
+        .target(name: "TLS", dependencies: ["COpenSSL", "SystemCalls"], swiftSettings: strict),
         // The uplink's edge: a non-blocking TCP client (SystemCalls' sockets) driving the pure Uplink types.
-        .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog", "State"], swiftSettings: strict),
+        .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog", "State", "TLS"], swiftSettings: strict),
 
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
