@@ -85,7 +85,10 @@ let package = Package(
         // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
         .target(name: "Uplink", dependencies: ["Angles", "NMEA", "TrackLog"], swiftSettings: strict),
         // TLS client connections through OpenSSL, and the byte stream (plain TCP or TLS) the uplink's clients run over.
-        .target(name: "TLS", dependencies: ["COpenSSL", "SystemCalls"], swiftSettings: strict),
+        // A fixed pool for OpenSSL's small per-record allocations (CRYPTO_set_mem_functions), so a connected TLS session
+        // does not reach malloc per message.
+        .target(name: "CTLSMemory", dependencies: ["COpenSSL"]),
+        .target(name: "TLS", dependencies: ["COpenSSL", "CTLSMemory", "SystemCalls"], swiftSettings: strict),
         // The uplink's edge: a non-blocking TCP client (SystemCalls' sockets) driving the pure Uplink types.
         .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog", "State", "TLS"], swiftSettings: strict),
 
@@ -99,13 +102,13 @@ let package = Package(
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
                                               "GpsdServer", "GpsdProtocol",
                                               "Configuration", "State", "Simulation", "SystemCalls", "CCrypt", "TrackLog",
-                                              "Uplink", "UplinkClient"],
+                                              "Uplink", "UplinkClient", "TLS"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "GpsdServer", "GpsdProtocol",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
-                                                 "CBundledData", "CLinux", "TrackLog"],
+                                                 "CBundledData", "CLinux", "TrackLog", "TLS"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands", "SystemCalls"], swiftSettings: strict),
 
@@ -153,7 +156,7 @@ let package = Package(
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
+        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "TLS", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "TrackLog", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],

@@ -28,31 +28,27 @@ public final class TLSClientContext: @unchecked Sendable {
         context = ctx
         trustDescription = caFile ?? "the system store"
         hasClientCertificate = certificateFile != nil
+        // Every property is set: from here a throw runs deinit, which frees the context.
         puckd_tls_set_modes(ctx)
-        guard puckd_tls_set_minimum_tls12(ctx) == 1 else { SSL_CTX_free(ctx); throw SetupError(message: "OpenSSL refused TLS 1.2 as the minimum") }
+        guard puckd_tls_set_minimum_tls12(ctx) == 1 else { throw SetupError(message: "OpenSSL refused TLS 1.2 as the minimum") }
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
         ERR_clear_error()
         if let caFile {
             guard SSL_CTX_load_verify_locations(ctx, caFile, nil) == 1 else {
-                SSL_CTX_free(ctx)
                 throw SetupError(message: "cannot load the CA certificates in " + caFile + " (" + Self.lastError() + ")")
             }
         } else if SSL_CTX_set_default_verify_paths(ctx) != 1 {
-            SSL_CTX_free(ctx)
             throw SetupError(message: "cannot use the system's CA store (" + Self.lastError() + "); install ca-certificates")
         }
         if let certificateFile {
             guard SSL_CTX_use_certificate_chain_file(ctx, certificateFile) == 1 else {
-                SSL_CTX_free(ctx)
                 throw SetupError(message: "cannot load the client certificate " + certificateFile + " (" + Self.lastError() + ")")
             }
             guard let keyPEM, Self.useKey(keyPEM, ctx) else {
-                SSL_CTX_free(ctx)
                 throw SetupError(message: keyPEM == nil ? "a client certificate needs its key" :
                     "cannot use " + keyName + " (" + Self.lastError() + ")")
             }
             guard SSL_CTX_check_private_key(ctx) == 1 else {
-                SSL_CTX_free(ctx)
                 throw SetupError(message: keyName + " does not belong to the certificate " + certificateFile)
             }
         }

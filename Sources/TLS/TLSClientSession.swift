@@ -1,10 +1,12 @@
 import COpenSSL
+import CTLSMemory
 import Glibc
 import SystemCalls
 
 /// One TLS connection over a connected non-blocking socket (OpenSSL's SSL with a socket BIO): the
 /// handshake, reads and writes, each returning at once; WANT_READ/WANT_WRITE become the poll events
-/// to wait for. Made at each connect (SSL_new allocates); a connected session allocates nothing.
+/// to wait for. Made at each connect (SSL_new allocates); a connected session's reads and writes take
+/// OpenSSL's per-record blocks from the record pool (CTLSMemory), not from malloc.
 final class TLSClientSession {
     /// What one handshake step did.
     enum HandshakeStep: Equatable { case done, waiting, failed(TLSFailure) }
@@ -50,7 +52,10 @@ final class TLSClientSession {
     func receive(into buffer: UnsafeMutableRawBufferPointer) -> SocketOutcome {
         ERR_clear_error()
         var n = 0
-        if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &n) == 1 { waitsFor = []; return .processed(n) }
+        puckd_tls_memory_in_record_io(1)
+        let rc = SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &n)
+        puckd_tls_memory_in_record_io(0)
+        if rc == 1 { waitsFor = []; return .processed(n) }
         return outcome(SSL_get_error(ssl, 0))
     }
 
@@ -58,8 +63,30 @@ final class TLSClientSession {
     func send(_ bytes: UnsafeRawBufferPointer) -> SocketOutcome {
         ERR_clear_error()
         var n = 0
-        if SSL_write_ex(ssl, bytes.baseAddress, bytes.count, &n) == 1 { waitsFor = []; return .processed(n) }
-        return outcome(SSL_get_error(ssl, 0))
+        puckd_tls_memory_in_record_io(1)
+        let rc = SSL_write_ex(ssl, bytes.baseAddress, bytes.count, &n)
+        puckd_tls_memory_in_record_io(0)
+        if rc == 1 { waitsFor = []; return .processed(n) }
+        let result = outcome(SSL_get_error(ssl, 0))
+        if case .closed = result { return alertAfterLostWrite() }
+        return result
+    }
+
+    /// A write found the connection gone: the server may have said why first (a TLS 1.3 server refuses a
+    /// client certificate after the handshake, with an alert, then closes). Reads it, if it is there.
+    private func alertAfterLostWrite() -> SocketOutcome {
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { scratch in
+            ERR_clear_error()
+            var n = 0
+            puckd_tls_memory_in_record_io(1)
+            let rc = SSL_read_ex(ssl, scratch.baseAddress, scratch.count, &n)
+            puckd_tls_memory_in_record_io(0)
+            if rc != 1 && SSL_get_error(ssl, rc) == SSL_ERROR_SSL, case .failed(let e) = outcome(SSL_ERROR_SSL), failure != nil {
+                return .failed(e)
+            }
+            ERR_clear_error()
+            return .closed
+        }
     }
 
     /// Decrypted bytes waiting inside OpenSSL, which poll() cannot see.
@@ -78,7 +105,11 @@ final class TLSClientSession {
         case SSL_ERROR_WANT_WRITE: waitsFor = .writable; return .wouldBlock
         case SSL_ERROR_ZERO_RETURN: return .closed
         case SSL_ERROR_SSL:
-            failure = TLSFailure.current(ssl)
+            let f = TLSFailure.current(ssl)
+            // OpenSSL 3 reports a TCP close without close_notify as an error: for MQTT and HTTP (framed by
+            // their own lengths) it is a closed connection.
+            if case .protocolError(ERR_LIB_SSL, SSL_R_UNEXPECTED_EOF_WHILE_READING) = f { return .closed }
+            failure = f
             return .failed(Errno(rawValue: EPROTO))
         default:
             // SSL_ERROR_SYSCALL: errno says it, or 0 for an EOF without close_notify.
