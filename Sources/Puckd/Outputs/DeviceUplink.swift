@@ -1,6 +1,7 @@
 import Configuration
 import Console
 import SystemCalls
+import TLS
 import TrackLog
 import Uplink
 import UplinkClient
@@ -106,6 +107,11 @@ final class DeviceUplink: LoopComponent {
                 return fail("[uplink] mqtt_password_file " + path + ": " + reason)
             }
         }
+        let security: StreamSecurity
+        switch DeviceUplinkTLS.security(settings, url: url, report: &report) {
+        case .success(let s): security = s
+        case .failure(let why): return fail(why.message)
+        }
         let store: UplinkCursorStore
         do throws(Errno) { store = try UplinkCursorStore(directory: directory, name: "mqtt") } catch {
             return fail("cannot open the cursor's directory " + directory + " (" + error.message + ")")
@@ -122,6 +128,7 @@ final class DeviceUplink: LoopComponent {
         var mqtt = MQTTUplinkSettings(address: address, deviceIdentifier: deviceID, username: url.user, password: password,
                                       positionTopic: settings.resolvedTopic(deviceID: deviceID),
                                       backlogLimitRecords: UInt64(settings.backlogLimitRecords))
+        mqtt.security = security
         // A flush hands over up to flush_interval_s of fixes at once: those go in order (docs/uplink.md §5).
         mqtt.inOrderSpanRecords = 256
         let seed = UInt64(truncatingIfNeeded: SystemClock.realtimeNanoseconds()) ^ 0x9E37_79B9_7F4A_7C15
