@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "TLS", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "TrackLog", "GpsdServer", "Commands", "Controls", "Configuration", "State",
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "TLS", "TrackLog", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
     ]
