@@ -20,6 +20,8 @@ let package = Package(
         // puckd's one GPIO API, a C shim compiled against libgpiod v1 or v2, whichever <gpiod.h> pkg-config
         // finds (Debian 12: 1.6.3, Debian 13: 2.2.1): the API is chosen at build time, never at run time.
         .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
+        // OpenSSL (libssl, libcrypto): TLS for the fleet uplink (docs/uplink.md §10), linked statically into the device.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // libcrypt (libxcrypt): crypt(3) checks the serial console's password hash.
         // Without pkgConfig: libcrypt.pc adds -L/usr/lib/x86_64-linux-gnu, which SwiftPM passes on and which
         // would then find the system libgpiod.a before the other API's in `make build-other`.
@@ -82,8 +84,13 @@ let package = Package(
         // The fleet uplink, pure: MQTT 3.1.1 client protocol, Traccar's OsmAnd requests and an HTTP/1.1
         // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
         .target(name: "Uplink", dependencies: ["Angles", "NMEA", "TrackLog"], swiftSettings: strict),
+        // TLS client connections through OpenSSL, and the byte stream (plain TCP or TLS) the uplink's clients run over.
+        // A fixed pool for OpenSSL's small per-record allocations (CRYPTO_set_mem_functions), so a connected TLS session
+        // does not reach malloc per message.
+        .target(name: "CTLSMemory", dependencies: ["COpenSSL"]),
+        .target(name: "TLS", dependencies: ["COpenSSL", "CTLSMemory", "SystemCalls"], swiftSettings: strict),
         // The uplink's edge: a non-blocking TCP client (SystemCalls' sockets) driving the pure Uplink types.
-        .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog", "State"], swiftSettings: strict),
+        .target(name: "UplinkClient", dependencies: ["Uplink", "SystemCalls", "TrackLog", "State", "TLS"], swiftSettings: strict),
 
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
@@ -95,13 +102,13 @@ let package = Package(
         .target(name: "Puckd", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Tracking", "Receiver", "Console", "Hardware", "Controls",
                                               "GpsdServer", "GpsdProtocol",
                                               "Configuration", "State", "Simulation", "SystemCalls", "CCrypt", "TrackLog",
-                                              "Uplink", "UplinkClient"],
+                                              "Uplink", "UplinkClient", "TLS"],
                 swiftSettings: strict),
         // The command line: `puckd run`, `replay`, `scenario`, `heading`, `imu`, `gpio`, `ports`, `password-hash`.
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "GpsdServer", "GpsdProtocol",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
-                                                 "CBundledData", "TrackLog"],
+                                                 "CBundledData", "TrackLog", "TLS"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands", "SystemCalls"], swiftSettings: strict),
 
@@ -149,9 +156,9 @@ let package = Package(
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
+        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "TLS", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "TrackLog", "GpsdServer", "Commands", "Controls", "Configuration", "State",
+        .testTarget(name: "PuckdTests", dependencies: ["Puckd", "TLS", "TrackLog", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
     ]

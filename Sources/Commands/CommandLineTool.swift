@@ -3,6 +3,7 @@ import Configuration
 import Hardware
 import Puckd
 import Simulation
+import TLS
 
 /// puckd's command line: `puckd COMMAND [ARGUMENTS]`. Each command lives in its own file as a type
 /// with `usage` (one help paragraph) and `run(_:) -> Int32` (the process exit status), and has its
@@ -51,7 +52,7 @@ public enum CommandLineTool {
     /// `puckd --version`: the version, the C libraries it was built with, how it resolves host names.
     static var versionText: String {
         "puckd \(PuckdVersion.string)\n"
-            + LibgpiodGPIOController.libraryDescription + ", libserialport \(SerialPort.libraryVersion)\n"
+            + LibgpiodGPIOController.libraryDescription + ", libserialport \(SerialPort.libraryVersion), " + TLSLibrary.versionText + "\n"
             + (StaticExecutable.isStatic
                 ? "static executable: host names from /etc/hosts and DNS only (glibc's built-in NSS files and dns)\n"
                 : "dynamic executable: host names through the system's NSS (/etc/nsswitch.conf)\n")

@@ -1,12 +1,14 @@
 import SystemCalls
+import TLS
 import TrackLog
 import Uplink
 
-/// One MQTT uplink on the device: a non-blocking TCP connection to the broker driven from the poll loop
-/// (no thread), the pure `MQTTSession` and `UplinkForwarder` over it, reconnects with seeded backoff.
+/// One MQTT uplink on the device: a non-blocking connection to the broker (TCP, or TLS for mqtts://,
+/// through `StreamTransport`) driven from the poll loop (no thread), the pure `MQTTSession` and
+/// `UplinkForwarder` over it, reconnects with seeded backoff.
 /// Buffers are allocated in `init`; `service`, `appended` and the poll/deadline queries allocate nothing.
 public final class MQTTUplinkClient: UplinkConnection {
-    /// Where the connection is.
+    /// Where the connection is (`connecting` covers the TCP connect and the TLS handshake).
     public enum Phase: Equatable, Sendable { case waiting, connecting, open }
 
     /// What one `service` call changed, for the router.
@@ -18,7 +20,10 @@ public final class MQTTUplinkClient: UplinkConnection {
     public private(set) var forwarder: UplinkForwarder
     public private(set) var backoff: ReconnectBackoff
     public private(set) var fault: UplinkFault?
-    public private(set) var descriptor: FileDescriptor?
+    /// The connection's socket (nil while waiting to reconnect).
+    public var descriptor: FileDescriptor? { transport.descriptor }
+    /// The byte stream under the session: plain TCP or TLS (`settings.security`).
+    public let transport: StreamTransport
     public private(set) var connections: UInt64 = 0
     public private(set) var attempts: UInt64 = 0
     public private(set) var messagesSent: UInt64 = 0
@@ -42,6 +47,7 @@ public final class MQTTUplinkClient: UplinkConnection {
                                     backlogMessagesPerSecond: settings.backlogMessagesPerSecond,
                                     inOrderSpan: settings.inOrderSpanRecords)
         backoff = ReconnectBackoff(seed: seed, baseSeconds: settings.backoffBaseSeconds, maximumSeconds: settings.backoffMaximumSeconds)
+        transport = StreamTransport(security: settings.security)
         output = .allocate(byteCount: Self.outputCapacity, alignment: 8)
         input = .allocate(byteCount: 4096, alignment: 8)
         payload = .allocate(byteCount: PositionPayload.maximumByteCount, alignment: 8)
@@ -61,13 +67,10 @@ public final class MQTTUplinkClient: UplinkConnection {
     /// The journal's newest durable record (the router's input after each flush).
     public func appended(newest sequence: UInt64) { forwarder.appended(newest: sequence) }
 
-    /// What to wait for in poll(): connecting → writable; open → readable, and writable with output pending.
+    /// What to wait for in poll(): connecting → writable (TLS handshake: what OpenSSL wants); open →
+    /// readable, and writable with output pending (or when TLS must write to go on reading).
     public var pollEvents: PollEvents {
-        switch phase {
-        case .waiting: return []
-        case .connecting: return .writable
-        case .open: return outputEnd > outputStart ? [.readable, .writable] : .readable
-        }
+        phase == .waiting ? [] : transport.pollEvents(wantsToSend: outputEnd > outputStart)
     }
 
     /// When `service` must run even without readiness.
@@ -76,6 +79,7 @@ public final class MQTTUplinkClient: UplinkConnection {
         case .waiting: return retryAtNanoseconds
         case .connecting: return connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000
         case .open:
+            if transport.hasBufferedInput { return lastNowNanoseconds }
             let a = session.deadlineNanoseconds, b = forwarder.deadlineNanoseconds(nowNanoseconds: lastNowNanoseconds)
             if let a, let b { return min(a, b) }
             return a ?? b
@@ -91,16 +95,17 @@ public final class MQTTUplinkClient: UplinkConnection {
         case .waiting:
             if now >= retryAtNanoseconds { startConnecting(now, &events) }
         case .connecting:
-            if readable || writable, let fd = descriptor {
-                if let error = Socket.pendingError(fd) { fail(.connectFailed(error), now, &events) } else { opened(now) }
-            } else if now >= connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000 {
-                fail(.connectTimedOut, now, &events)
+            if readable || writable {
+                step(transport.advance(), now, &events)
+            }
+            if phase == .connecting && now >= connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000 {
+                fail(transport.phase == .handshaking ? .tls(.handshakeTimedOut) : .connectTimedOut, now, &events)
             }
         case .open:
             break
         }
         guard phase == .open else { return events }
-        if readable { read(now, &events) }
+        if readable || transport.hasBufferedInput { read(now, &events) }
         guard phase == .open else { return events }
         let timers = session.service(nowNanoseconds: now, into: &outputWriterRef)
         commitOutput()
@@ -135,16 +140,17 @@ public final class MQTTUplinkClient: UplinkConnection {
 
     private func startConnecting(_ now: Int64, _ events: inout Events) {
         attempts += 1
-        let fd: FileDescriptor
-        do throws(Errno) { fd = try Socket.open(settings.address) } catch { fail(.connectFailed(error), now, &events); return }
-        Socket.setNoDelay(fd)
-        descriptor = fd
         connectStartedNanoseconds = now
-        switch Socket.connectStream(fd, to: settings.address) {
-        case .processed: opened(now)
-        case .wouldBlock: phase = .connecting
-        case .closed: fail(.connectFailed(.connectionRefused), now, &events)
-        case .failed(let error): fail(.connectFailed(error), now, &events)
+        phase = .connecting
+        step(transport.connect(to: settings.address), now, &events)
+    }
+
+    private func step(_ step: StreamTransport.Step, _ now: Int64, _ events: inout Events) {
+        switch step {
+        case .inProgress: phase = .connecting
+        case .open: opened(now)
+        case .failed(.connect(let error)): fail(.connectFailed(error), now, &events)
+        case .failed(.tls(let failure)): fail(.tls(failure), now, &events)
         }
     }
 
@@ -174,11 +180,10 @@ public final class MQTTUplinkClient: UplinkConnection {
     }
 
     private func read(_ now: Int64, _ events: inout Events) {
-        guard let fd = descriptor else { return }
         var reads = 0
         while reads < 8 && phase == .open {
             reads += 1
-            switch Socket.receive(fd, into: input) {
+            switch transport.receive(into: input) {
             case .wouldBlock: return
             case .closed, .processed(0): fail(.connectionLost(nil), now, &events); return
             case .processed(let n):
@@ -206,7 +211,7 @@ public final class MQTTUplinkClient: UplinkConnection {
                     return
                 }
             case .failed(let error):
-                fail(.connectionLost(error), now, &events)
+                fail(transport.tlsFailure.map { .tls($0) } ?? .connectionLost(error), now, &events)
                 return
             }
         }
@@ -230,13 +235,13 @@ public final class MQTTUplinkClient: UplinkConnection {
     }
 
     private func flush(_ now: Int64, _ events: inout Events) {
-        guard let fd = descriptor else { return }
+        guard phase == .open else { return }
         while outputEnd > outputStart {
-            switch Socket.send(fd, UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[outputStart..<outputEnd])) {
+            switch transport.send(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[outputStart..<outputEnd])) {
             case .wouldBlock: return
             case .processed(let n): outputStart += n
             case .closed: fail(.connectionLost(nil), now, &events); return
-            case .failed(let error): fail(.connectionLost(error), now, &events); return
+            case .failed(let error): fail(transport.tlsFailure.map { .tls($0) } ?? .connectionLost(error), now, &events); return
             }
         }
         outputStart = 0
@@ -252,10 +257,7 @@ public final class MQTTUplinkClient: UplinkConnection {
         if fault != reason { fault = reason; events.faultChanged = true }
     }
 
-    private func close() {
-        if let fd = descriptor { Socket.close(fd) }
-        descriptor = nil
-    }
+    private func close() { transport.close() }
 
     // MARK: the output buffer
 

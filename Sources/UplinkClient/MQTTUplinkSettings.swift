@@ -1,10 +1,13 @@
 import SystemCalls
+import TLS
 import Uplink
 
 /// What an MQTT uplink connects to and says (the `[uplink]` keys, resolved at start-up): the broker's
 /// address, the client id, credentials, topics, keep-alive, window and backlog rate.
 public struct MQTTUplinkSettings: Sendable {
     public var address: SocketAddress
+    /// Plain TCP (mqtt://) or TLS with its context and the host name to check (mqtts://).
+    public var security: StreamSecurity = .plain
     public var clientIdentifier: [UInt8]
     public var username: [UInt8]?
     public var password: [UInt8]?
@@ -52,6 +55,8 @@ public enum UplinkFault: Sendable, Equatable {
     case protocolViolation(MQTTProtocolViolation)
     case brokerSilent
     case connectionLost(Errno?)
+    /// TLS failed: the certificate, the host name, the client certificate, the handshake's time.
+    case tls(TLSFailure)
 
     /// One sentence for the log and the console (start-up/fault path: may allocate).
     public var message: String {
@@ -66,6 +71,21 @@ public enum UplinkFault: Sendable, Equatable {
         case .brokerSilent: return "the broker stopped answering (keep-alive timeout); reconnecting with backoff"
         case .connectionLost(let e):
             return "the connection to the broker was lost" + (e.map { ": " + $0.description } ?? "") + "; reconnecting with backoff"
+        case .tls(let failure): return failure.message + "; " + Self.tlsAdvice(failure) + "; retrying with backoff"
+        }
+    }
+
+    /// What to change for a TLS failure of the MQTT uplink (docs/uplink.md §10).
+    static func tlsAdvice(_ failure: TLSFailure) -> String {
+        switch failure {
+        case .notTrusted: return "set [uplink] mqtt_ca_file to the CA that signed the broker's certificate (empty: the system store)"
+        case .hostNameMismatch: return "use the host name the broker's certificate names in [uplink] mqtt_url (mqtts://host:port)"
+        case .outsideValidity: return "renew the broker's certificate or set this board's clock"
+        case .clientCertificateRefused:
+            return "set [uplink] mqtt_cert_file and mqtt_key_file to a client certificate the broker's CA signed"
+        case .protocolError: return "check that [uplink] mqtt_url's port is the broker's TLS listener (8883)"
+        case .handshakeTimedOut: return "check the network and that the port in [uplink] mqtt_url is the broker's TLS listener"
+        case .closedDuringHandshake: return "check that the port in [uplink] mqtt_url is the broker's TLS listener (8883), not 1883"
         }
     }
 }

@@ -14,8 +14,8 @@ struct UplinkConfigurationKeyTests {
         #expect(defaults.uplink == UplinkSettings())
         #expect(defaults.uplink.mqttURL.isEmpty && defaults.uplink.osmandURL.isEmpty && defaults.uplink.intervalSeconds == 0)
         #expect(ConfigurationKeys.keys(in: "uplink").map(\.name) == [
-            "device_id", "mqtt_url", "mqtt_topic", "mqtt_password_file", "mqtt_ca_file", "osmand_url", "interval_s",
-            "min_distance_m", "min_heading_change_deg", "backlog_limit", "backlog_max_age_s"])
+            "device_id", "mqtt_url", "mqtt_topic", "mqtt_password_file", "mqtt_ca_file", "mqtt_cert_file", "mqtt_key_file",
+            "osmand_url", "interval_s", "min_distance_m", "min_heading_change_deg", "backlog_limit", "backlog_max_age_s"])
         let c = try load("""
             [uplink]
             device_id = van-7
@@ -40,6 +40,14 @@ struct UplinkConfigurationKeyTests {
         #expect(MQTTBrokerURL.parse("mqtt://broker.example") == .success(MQTTBrokerURL(user: nil, host: "broker.example", port: 1883)))
         #expect(MQTTBrokerURL.parse("mqtt://[::1]:2000") == .success(MQTTBrokerURL(user: nil, host: "::1", port: 2000)))
         #expect(c.uplink.resolvedTopic(deviceID: "van-7") == "fleet/van-7/pos")
+        // mqtts:// is TLS on 8883 unless a port is given.
+        #expect(MQTTBrokerURL.parse("mqtts://broker.example") == .success(MQTTBrokerURL(user: nil, host: "broker.example", port: 8883, isTLS: true)))
+        #expect(MQTTBrokerURL.parse("mqtts://fleet@broker.example:9883")
+            == .success(MQTTBrokerURL(user: "fleet", host: "broker.example", port: 9883, isTLS: true)))
+        let tls = try load("[uplink]\nmqtt_url = mqtts://b\nmqtt_ca_file = /etc/puckd/ca.pem\nmqtt_cert_file = /etc/puckd/c.crt\n"
+            + "mqtt_key_file = /etc/puckd/c.key\n")
+        #expect(tls.uplink.mqttCAFile == "/etc/puckd/ca.pem" && tls.uplink.mqttCertificateFile == "/etc/puckd/c.crt"
+            && tls.uplink.mqttKeyFile == "/etc/puckd/c.key")
         #expect(UplinkSettings().resolvedTopic(deviceID: "x") == "puckd/x/position")
         #expect(try load("", overrides: ["uplink.mqtt_url=mqtt://127.0.0.1:4000"]).uplink.mqttURL == "mqtt://127.0.0.1:4000")
     }
@@ -58,8 +66,8 @@ struct UplinkConfigurationKeyTests {
     }
 
     @Test func badValuesNameTheKeyAndWhatToDo() {
-        for (text, says) in [("[uplink]\nmqtt_url = mqtts://broker:8883\n", "TLS) is not built yet"),
-                             ("[uplink]\nmqtt_url = http://broker\n", "does not start with mqtt://"),
+        for (text, says) in [("[uplink]\nmqtt_url = http://broker\n", "does not start with mqtt:// or mqtts://"),
+                             ("[uplink]\nmqtt_key_file = client.key\n", "not an absolute path"),
                              ("[uplink]\nmqtt_url = mqtt://u:secret@broker\n", "put it in mqtt_password_file"),
                              ("[uplink]\nmqtt_url = mqtt://broker:0\n", "port must be 1–65535"),
                              ("[uplink]\nmqtt_topic = a/+/b\n", "wildcards"),

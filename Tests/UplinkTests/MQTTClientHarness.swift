@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SystemCalls
+import TLS
 import TrackLog
 import Uplink
 import UplinkClient
@@ -17,11 +18,13 @@ final class MQTTClientHarness {
     /// Each fault as the router would say it (once per change).
     var faultsSaid: [UplinkFault?] = []
 
-    init(port: UInt16, records: [TrackRecord], cursor: UInt64 = 0, password: String = "secret", seed: UInt64 = 1) {
-        let settings = MQTTUplinkSettings(address: SocketAddress.ipv4(address: (127, 0, 0, 1), port: port), deviceIdentifier: "puck1",
+    init(port: UInt16, records: [TrackRecord], cursor: UInt64 = 0, password: String = "secret", seed: UInt64 = 1,
+         security: StreamSecurity = .plain) {
+        var settings = MQTTUplinkSettings(address: SocketAddress.ipv4(address: (127, 0, 0, 1), port: port), deviceIdentifier: "puck1",
                                           username: "fleet", password: password, keepAliveSeconds: 5, responseTimeoutSeconds: 3,
                                           connectTimeoutSeconds: 3, window: Self.window, backlogMessagesPerSecond: 200,
                                           backoffBaseSeconds: 1, backoffMaximumSeconds: 4)
+        settings.security = security
         client = MQTTUplinkClient(settings: settings, cursor: cursor, seed: seed)
         source = ArrayRecordSource(records)
         persistedCursor = cursor

@@ -153,45 +153,53 @@ struct RepeatingRecordSource: UplinkRecordSource {
 }
 
 /// The device's client publishing into a real mosquitto allocates nothing per message (connected, in
-/// steady state: payload, PUBLISH, send, receive, PUBACK, cursor), counted in debug and release.
+/// steady state: payload, PUBLISH, send, receive, PUBACK, cursor), counted in debug and release; over
+/// plain TCP here, over TLS in MosquittoTLSAllocationTests.
 @Suite(.serialized) struct MQTTClientAllocationTests {
+    /// Publishes `count` more records through `client` (polling its descriptor as the loop does) until acknowledged.
+    static func publish(_ client: MQTTUplinkClient, _ source: inout RepeatingRecordSource, sequence: inout UInt64, count: UInt64) {
+        var fds = pollfd()
+        let target = sequence + count
+        var spins = 0
+        while client.forwarder.cursor < target && spins < 1_000_000 {
+            spins += 1
+            if sequence < target { sequence += 1; client.appended(newest: sequence) }
+            var readable = false, writable = false
+            if let fd = client.descriptor {
+                fds.fd = fd.rawValue
+                fds.events = client.pollEvents.rawValue
+                fds.revents = 0
+                if poll(&fds, 1, 5) > 0 {
+                    readable = fds.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
+                    writable = fds.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0
+                }
+            }
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            _ = client.service(nowNanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec), readable: readable,
+                               writable: writable, source: &source)
+        }
+    }
+
+    /// 500 messages to settle, then the allocations of 5 000 more: 0 expected.
+    static func allocationsPerMessage(_ client: MQTTUplinkClient) -> UInt64 {
+        var source = RepeatingRecordSource()
+        var sequence: UInt64 = 0
+        publish(client, &source, sequence: &sequence, count: 500)
+        #expect(client.forwarder.cursor == 500 && client.connections == 1, "\(String(describing: client.fault))")
+        let sent = client.messagesSent
+        let allocations = allocationCount { publish(client, &source, sequence: &sequence, count: 5000) }
+        #expect(client.forwarder.cursor == 5500 && client.messagesSent - sent == 5000 && client.connections == 1)
+        client.shutdown(nowNanoseconds: 0)
+        return allocations
+    }
+
     @Test func publishingIntoARealBrokerAllocatesNothingPerMessage() throws {
         let broker = try #require(MosquittoBroker())
         #expect(broker.start())
         let settings = MQTTUplinkSettings(address: SocketAddress.ipv4(address: (127, 0, 0, 1), port: broker.port), deviceIdentifier: "puck1",
                                           username: "fleet", password: "secret", keepAliveSeconds: 5, window: 16)
-        let client = MQTTUplinkClient(settings: settings, cursor: 0, seed: 3)
-        var source = RepeatingRecordSource()
-        var sequence: UInt64 = 0
-        var fds = pollfd()
-        func run(_ count: UInt64) {
-            let target = sequence + count
-            var spins = 0
-            while client.forwarder.cursor < target && spins < 1_000_000 {
-                spins += 1
-                if sequence < target { sequence += 1; client.appended(newest: sequence) }
-                var readable = false, writable = false
-                if let fd = client.descriptor {
-                    fds.fd = fd.rawValue
-                    fds.events = client.pollEvents.rawValue
-                    fds.revents = 0
-                    if poll(&fds, 1, 5) > 0 {
-                        readable = fds.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
-                        writable = fds.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0
-                    }
-                }
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                _ = client.service(nowNanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec), readable: readable,
-                                   writable: writable, source: &source)
-            }
-        }
-        run(500)
-        #expect(client.forwarder.cursor == 500 && client.connections == 1)
-        let sent = client.messagesSent
-        let allocations = allocationCount { run(5000) }
+        let allocations = Self.allocationsPerMessage(MQTTUplinkClient(settings: settings, cursor: 0, seed: 3))
         #expect(allocations == 0, "\(allocations) allocations for 5 000 messages")
-        #expect(client.forwarder.cursor == 5500 && client.messagesSent - sent == 5000 && client.connections == 1)
-        client.shutdown(nowNanoseconds: 0)
     }
 }

@@ -7,8 +7,9 @@ extension ConfigurationKeys {
               doc: "this tracker's name on the server: MQTT client id puckd-<device_id>, topic puckd/<device_id>/…, "
                 + "Traccar's device identifier",
               validate: { $0.isEmpty ? nil : UplinkSettings.deviceIDProblem($0) }),
-        .text("uplink", "mqtt_url", \.uplink.mqttURL, allowed: "empty (off) or mqtt://[user@]host[:port]",
-              doc: "the MQTT 3.1.1 broker positions are published to (port 1883 by default)",
+        .text("uplink", "mqtt_url", \.uplink.mqttURL, allowed: "empty (off), mqtt://[user@]host[:port] or mqtts://[user@]host[:port]",
+              doc: "the MQTT 3.1.1 broker positions are published to (mqtt:// port 1883; mqtts:// is TLS, port 8883, "
+                + "the certificate checked for the host name)",
               validate: { text in
                   if text.isEmpty { return nil }
                   if case .failure(let why) = MQTTBrokerURL.parse(text) { return why.message }
@@ -27,9 +28,15 @@ extension ConfigurationKeys {
         .text("uplink", "mqtt_password_file", \.uplink.mqttPasswordFile, allowed: "empty (no password) or an absolute path",
               doc: "a file holding the broker password (first line); it must be readable only by root and puckd's user",
               validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/mqtt.password" }),
-        .text("uplink", "mqtt_ca_file", \.uplink.mqttCAFile, allowed: "empty or an absolute path",
-              doc: "the CA certificate a mqtts:// broker is checked against (TLS is not built yet)",
-              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/ssl/certs/fleet-ca.pem" }),
+        .text("uplink", "mqtt_ca_file", \.uplink.mqttCAFile, allowed: "empty (the system's CA store) or an absolute path",
+              doc: "PEM file of the CA certificates a mqtts:// broker's certificate is checked against",
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/fleet-ca.pem" }),
+        .text("uplink", "mqtt_cert_file", \.uplink.mqttCertificateFile, allowed: "empty (none) or an absolute path",
+              doc: "PEM client certificate (chain) sent to a mqtts:// broker that asks for one; needs mqtt_key_file",
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/client.crt" }),
+        .text("uplink", "mqtt_key_file", \.uplink.mqttKeyFile, allowed: "empty (none) or an absolute path",
+              doc: "PEM private key of mqtt_cert_file, unencrypted; it must be readable only by root and puckd's user",
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/client.key" }),
         .text("uplink", "osmand_url", \.uplink.osmandURL, allowed: "empty (off) or http://host[:port]",
               doc: "the Traccar server's OsmAnd endpoint positions are sent to (port 5055 by default); both uplinks may run at once",
               validate: { text in
@@ -59,7 +66,11 @@ public struct UplinkSettings: Sendable, Equatable {
     /// Empty: `puckd/<device_id>/position`.
     public var mqttTopic = ""
     public var mqttPasswordFile = ""
+    /// Empty: the system's CA store.
     public var mqttCAFile = ""
+    /// Empty: no client certificate.
+    public var mqttCertificateFile = ""
+    public var mqttKeyFile = ""
     /// Empty: no OsmAnd uplink.
     public var osmandURL = ""
     /// 0: every fix, seconds.
@@ -111,22 +122,23 @@ public struct UplinkSettings: Sendable, Equatable {
     }
 }
 
-/// A parsed `mqtt_url`: `mqtt://[user@]host[:port]` (host a name, an IPv4 literal or [IPv6]).
+/// A parsed `mqtt_url`: `mqtt://[user@]host[:port]` or `mqtts://…` (TLS) (host a name, an IPv4 literal or [IPv6]).
 public struct MQTTBrokerURL: Sendable, Equatable {
     public var user: String?
     public var host: String
     public var port: Int
+    /// mqtts://: TLS, the certificate checked against `host`.
+    public var isTLS = false
 
     /// The URL's parts, or why it is refused.
     public static func parse(_ text: String) -> Result<MQTTBrokerURL, MQTTBrokerURLProblem> {
-        if text.hasPrefix("mqtts://") {
-            return .failure(MQTTBrokerURLProblem("mqtts:// (TLS) is not built yet: use mqtt:// on a trusted network or through a TLS tunnel "
-                + "(stunnel, a WireGuard link) to the broker (docs/uplink.md §8)"))
+        let isTLS = text.hasPrefix("mqtts://")
+        guard isTLS || text.hasPrefix("mqtt://") else {
+            return .failure(MQTTBrokerURLProblem("'" + text + "' does not start with mqtt:// or mqtts://"))
         }
-        guard text.hasPrefix("mqtt://") else { return .failure(MQTTBrokerURLProblem("'" + text + "' does not start with mqtt://")) }
-        var rest = Substring(text.dropFirst("mqtt://".count))
+        var rest = Substring(text.dropFirst(isTLS ? "mqtts://".count : "mqtt://".count))
         if rest.hasSuffix("/") { rest = rest.dropLast() }
-        if rest.contains("/") || rest.contains("?") { return .failure(MQTTBrokerURLProblem("'" + text + "' has a path or query; write mqtt://[user@]host[:port]")) }
+        if rest.contains("/") || rest.contains("?") { return .failure(MQTTBrokerURLProblem("'" + text + "' has a path or query; write mqtt[s]://[user@]host[:port]")) }
         var user: String?
         if let at = rest.lastIndex(of: "@") {
             let u = rest[..<at]
@@ -135,7 +147,7 @@ public struct MQTTBrokerURL: Sendable, Equatable {
             user = String(u)
             rest = rest[rest.index(after: at)...]
         }
-        var host = rest, port = 1883
+        var host = rest, port = isTLS ? 8883 : 1883
         if rest.hasPrefix("[") {
             guard let close = rest.firstIndex(of: "]") else { return .failure(MQTTBrokerURLProblem("'" + text + "': [ without ]")) }
             host = rest[rest.index(after: rest.startIndex)..<close]
@@ -154,7 +166,7 @@ public struct MQTTBrokerURL: Sendable, Equatable {
             port = p
         }
         if host.isEmpty { return .failure(MQTTBrokerURLProblem("'" + text + "' has no host")) }
-        return .success(MQTTBrokerURL(user: user, host: String(host), port: port))
+        return .success(MQTTBrokerURL(user: user, host: String(host), port: port, isTLS: isTLS))
     }
 }
 

@@ -33,7 +33,7 @@ public enum ConfigurationKeys {
         "gpio.led_fault", "gpio.led_heartbeat", "gpio.led_mode_red", "gpio.led_mode_green", "gpio.led_mode_blue",
         "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
         "track.directory", "uplink.device_id", "uplink.mqtt_url", "uplink.mqtt_topic", "uplink.mqtt_password_file",
-        "uplink.mqtt_ca_file", "uplink.osmand_url",
+        "uplink.mqtt_ca_file", "uplink.mqtt_cert_file", "uplink.mqtt_key_file", "uplink.osmand_url",
         "server.enabled", "server.listen", "server.socket", "server.max_clients", "time.chrony_socket",
     ]
 

@@ -1,6 +1,7 @@
 import Configuration
 import State
 import SystemCalls
+import TLS
 import TrackLog
 import Uplink
 import UplinkClient
@@ -28,6 +29,11 @@ extension DeviceUplink {
             case .failure(let why): return .failure(why)
             }
         }
+        let security: StreamSecurity
+        switch DeviceUplinkTLS.security(settings, url: url, report: &report) {
+        case .success(let s): security = s
+        case .failure(let why): return .failure(.init(why.message))
+        }
         let (store, cursor): (UplinkCursorStore, UInt64)
         switch openCursor(directory: directory, name: "mqtt", report: &report) {
         case .success(let found): (store, cursor) = found
@@ -36,6 +42,7 @@ extension DeviceUplink {
         var mqtt = MQTTUplinkSettings(address: address, deviceIdentifier: deviceID, username: url.user, password: password,
                                       positionTopic: settings.resolvedTopic(deviceID: deviceID),
                                       backlogLimitRecords: UInt64(settings.backlogLimitRecords))
+        mqtt.security = security
         // A flush hands over up to flush_interval_s of fixes at once: those go in order (docs/uplink.md §5).
         mqtt.inOrderSpanRecords = 256
         let client = MQTTUplinkClient(settings: mqtt, cursor: cursor, seed: seed(0x9E37_79B9_7F4A_7C15))

@@ -24,6 +24,9 @@ import TestSupport
         if let expected = Self.expectedLibgpiod {
             #expect(result.output.contains("libgpiod \(expected) (GPIO uAPI v\(expected.prefix(1)))"), "\(result.output)")
         }
+        // OpenSSL (the uplink's TLS) is linked in: the version of this machine's libssl.a (docs/uplink.md §10).
+        let openssl = runProcess(["pkg-config", "--modversion", "openssl"])?.output.split(separator: "\n").first.map(String.init) ?? "?"
+        #expect(result.output.contains("OpenSSL " + openssl + " "), "\(result.output)")
         // One file, no shared libraries: the "copy it to any board" claim of README.
         let header = try #require(runProcess(["od", "-An", "-c", "-N", "4", Self.binary!]))
         #expect(header.output.contains("E   L   F"))
