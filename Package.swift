@@ -107,7 +107,8 @@ let package = Package(
 
         // `make bench`: figures, not tests.
         .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",
-                                                             "Heading", "SystemCalls", "CMallocCounter", "TestSupport"],
+                                                             "Heading", "SystemCalls", "CMallocCounter", "TestSupport",
+                                                             "TrackLog", "Uplink", "UplinkClient"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).
