@@ -154,11 +154,13 @@ struct FleetRun {
         let chunk = 50_000
         var inputs: [String] = []
         var first = 1
+        var shortest = Int.max, longest = 0
         while first <= messages {
             let last = min(messages, first + chunk - 1)
             var text: [UInt8] = []
             text.reserveCapacity((last - first + 1) * 240)
             FleetTrackers.payloadLines(tracker: 0, sequences: UInt64(first)...UInt64(last), into: &text)
+            for line in text.split(separator: 0x0A) { shortest = min(shortest, line.count); longest = max(longest, line.count) }
             let input = broker.directory + "/peer-\(inputs.count).txt"
             if let f = fopen(input, "w") { _ = text.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }; fclose(f) }
             inputs.append(input)
@@ -195,7 +197,7 @@ struct FleetRun {
         let figures = Figures(messages: messages, seconds: delivered, publisherCPUSeconds: publisherCPU,
                               brokerCPUSeconds: cpu1.broker - cpu0.broker, acknowledgedSeconds: Double(exitedAt - start) / 1e9)
         out("peer, mosquitto_pub -q 1 -l (\(inputs.count) run\(inputs.count == 1 ? "" : "s") of ≤ \(chunk) on one connection each): "
-            + "\(messages) messages, delivered \(arrived) (\(complete ? "in order, none missing" : "FAILED: not all, or out of order")) in "
+            + "\(messages) messages (payloads \(shortest)–\(longest) B), delivered \(arrived) (\(complete ? "in order, none missing" : "FAILED: not all, or out of order")) in "
             + "\(fixed(delivered, 2)) s: \(rate(arrived, delivered)) messages/s; it exited after \(fixed(figures.acknowledgedSeconds, 2)) s; "
             + "mosquitto_pub \(micro(figures.publisherCPUSeconds, messages)) µs/message, mosquitto "
             + "\(micro(figures.brokerCPUSeconds, messages)) µs/message, mosquitto_sub \(percent(cpu1.consumer - cpu0.consumer, delivered))")
