@@ -5,12 +5,12 @@ SWIFT        ?= swift
 # compiler for scripts/check-aarch64, cc for the static binary's NSS test, xmllint to validate the track
 # log's GPX against the GPX 1.1 schema, mosquitto + mosquitto-clients and nginx-light for the uplink's
 # tests against a real broker and web server, openssl to make the TLS tests' CA and certificates) and
-# benchmarks (gpsd-clients
-# for gpsdecode, pip for pynmea2, time for RSS, binutils for the RSS breakdown).
+# benchmarks (gpsd-clients for gpsdecode, pip for pynmea2, time for RSS, binutils for the RSS breakdown,
+# mosquitto and mosquitto-clients for the fleet area's broker, consumer and peer).
 BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev libssl-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-gps debian-archive-keyring gcc libc6-dev libxml2-utils \
                 gcc-aarch64-linux-gnu libc6-dev-arm64-cross mosquitto mosquitto-clients nginx-light chrony systemd openssl
-BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind binutils
+BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind binutils mosquitto mosquitto-clients
 # The Debian package (make deb, and make test, which installs it): debhelper and dpkg-dev build it,
 # lintian checks it (man-db for its manual page checks), systemd's systemd-analyze verifies the unit.
 DEB_PKGS     := debhelper dpkg-dev lintian man-db systemd
@@ -99,10 +99,11 @@ goldens: deps-build
 	  "$$bin" scenario "$$f" --hz 10 > "$${f%.scenario}.expected.jsonl" || exit 1; n=$$((n + 1)); \
 	done; echo "$$n golden scenarios written; review: git diff --stat Tests/Fixtures/tracking"
 
+# Every area of scripts/bench, or the ones named: `make bench AREA=fleet`, `make bench AREA="nmea server"`.
 bench: deps-bench
 	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
 	$(SWIFT) build -c release --product puckd-bench
-	./scripts/bench
+	./scripts/bench $(AREA)
 
 # Hardware-in-the-loop: builds both device binaries (the guest runs them from the host's root,
 # read-only), then each Tests/HIL/scenarios/*.sh in its own QEMU VM against the kernel's real GPIO,

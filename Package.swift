@@ -79,7 +79,9 @@ let package = Package(
 
         // The track journal: fixed-size records with a CRC in segments rotated by size and UTC day, the
         // writer behind a file-system protocol (real and simulated), start-up recovery, GPX/GeoJSON export.
-        .target(name: "TrackLog", dependencies: ["NMEA", "State", "SystemCalls"], swiftSettings: strict),
+        // Its exports format numbers and times with Console's OutputBuffer (the one formatter; Console is
+        // already below TrackLog through State → Configuration, so no cycle).
+        .target(name: "TrackLog", dependencies: ["NMEA", "Console", "State", "SystemCalls"], swiftSettings: strict),
 
         // The fleet uplink, pure: MQTT 3.1.1 client protocol, Traccar's OsmAnd requests and an HTTP/1.1
         // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
@@ -114,7 +116,8 @@ let package = Package(
 
         // `make bench`: figures, not tests.
         .executableTarget(name: "puckd-bench", dependencies: ["Puckd", "Configuration", "Simulation", "Angles", "IMU",
-                                                             "Heading", "SystemCalls", "CMallocCounter", "TestSupport"],
+                                                             "Heading", "SystemCalls", "CMallocCounter", "TestSupport",
+                                                             "TrackLog", "Uplink", "UplinkClient"],
                           path: "Benchmarks/puckd-bench", swiftSettings: strict),
 
         // Tests (Swift Testing only).

@@ -227,7 +227,8 @@ private func inProcessFigures() -> Int32 {
     }
 }
 
-private func fixed(_ value: Double, _ digits: Int) -> String {
+/// `value` with `digits` decimals, for the bench's figures.
+func fixed(_ value: Double, _ digits: Int) -> String {
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let scaled = (abs(value) * scale).rounded()

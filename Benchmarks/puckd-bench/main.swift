@@ -15,6 +15,9 @@ let usage = """
       console      console: ns per status render, watch frame and command line
       device [PUCKD [SECONDS]]
                    puckd run --board sim at real rates: CPU/wall, peak RSS, start to READY
+      fleet [TRACKERS [RATE_SECONDS [FLAT_OUT_PER_TRACKER]]]
+                   TRACKERS (1000) MQTT uplink clients into one mosquitto it starts on loopback, against
+                   mosquitto_pub: connect time, memory per connection, messages/s, CPU, no gap/duplicate
 
     """
 
@@ -35,6 +38,8 @@ case "console":
     runConsoleBench()
 case "device":
     exit(runDeviceBench(Array(arguments.dropFirst(2))))
+case "fleet":
+    exit(runFleetBench(Array(arguments.dropFirst(2))))
 default:
     StandardStreams.err("puckd-bench: unknown area '\(arguments[1])'\n" + usage)
     exit(64)

@@ -17,12 +17,6 @@ import Tracking
 
     static func encoded(_ record: DeviceStateRecord) -> [UInt8] { SampleStateRecords.encoded(record) }
 
-    static func write(_ path: String, _ bytes: [UInt8]) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-    }
-
     @Test func killedWithSIGKILLWhileSavingTheFileIsAlwaysTheOldOrTheNewRecord() throws {
         let scratch = StateStoreTests.Directory()
         let directory = scratch.path
@@ -73,7 +67,7 @@ import Tracking
         let directory = scratch.path
         let bytes = Self.encoded(Self.b)
         for length in 0..<bytes.count {
-            Self.write(directory + "/state", Array(bytes[0..<length]))
+            Fixtures.writeFile(directory + "/state", Array(bytes[0..<length]))
             let outcome = try StateStore.open(directory: directory).get().load()
             guard case .corrupt(let error, let movedTo) = outcome else {
                 Issue.record("a state file cut at \(length) bytes was not detected: \(outcome)")
@@ -88,7 +82,7 @@ import Tracking
             for bit in [0, 7] {
                 var damaged = bytes
                 damaged[position] ^= UInt8(1 << bit)
-                Self.write(directory + "/state", damaged)
+                Fixtures.writeFile(directory + "/state", damaged)
                 let outcome = try StateStore.open(directory: directory).get().load()
                 guard case .corrupt = outcome else {
                     Issue.record("bit \(bit) of byte \(position) flipped was not detected: \(outcome)")
@@ -107,14 +101,14 @@ import Tracking
         v1[5] = 0
         let crc = v1.withUnsafeBytes { CRC32.checksum($0) }
         v1 += [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)]
-        Self.write(directory + "/state", v1)
+        Fixtures.writeFile(directory + "/state", v1)
         #expect(try StateStore.open(directory: directory).get().load() == .loaded(Self.a))
     }
 
     @Test func aTemporaryFileLeftByACrashIsRemovedAndAnUnreadableFileMovedAside() throws {
         let scratch = StateStoreTests.Directory()
         let directory = scratch.path
-        Self.write(directory + "/state.tmp", Array(Self.encoded(Self.b)[0..<50]))
+        Fixtures.writeFile(directory + "/state.tmp", Array(Self.encoded(Self.b)[0..<50]))
         let store = try StateStore.open(directory: directory).get()
         #expect(store.removedStaleTemporary)
         #expect(access(directory + "/state.tmp", F_OK) != 0)

@@ -104,15 +104,22 @@ extension Fixtures {
         var template = Array("/tmp/puckd-test-XXXXXX".utf8CString)
         guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
         let path = String(cString: dir) + "/" + name
+        return writeFile(path, contents) ? path : nil
+    }
+
+    /// Creates or replaces the file at `path` with `contents` (mode 0644); false when it cannot.
+    @discardableResult
+    public static func writeFile(_ path: String, _ contents: [UInt8]) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { return nil }
+        if fd < 0 { return false }
         defer { close(fd) }
         var off = 0
         while off < contents.count {
             let n = contents.withUnsafeBytes { write(fd, $0.baseAddress! + off, $0.count - off) }
-            if n <= 0 { return nil }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
             off += n
         }
-        return path
+        return true
     }
 }

@@ -112,5 +112,13 @@ struct TrackRecordTests {
         #expect(TrackNumberText.fixed(12.5, decimals: 3) == "12.5")
         #expect(TrackNumberText.fixed(-0.0000000001, decimals: 3) == "0")
         #expect(TrackNumberText.fixed(3, decimals: 2) == "3")
+        // Only zeros after the point go: an integer keeps its own (decimals 0, or too large for fixed point).
+        #expect(TrackNumberText.fixed(100, decimals: 0) == "100")
+        #expect(TrackNumberText.fixed(-2500.0, decimals: 3) == "-2500")
+        #expect(TrackNumberText.fixed(1e19, decimals: 3) == "10000000000000000000")
+        #expect(TrackNumberText.fixed(.nan, decimals: 3) == "0")
+        // Milliseconds are truncated, never rounded up into the next second (or day).
+        #expect(TrackTimeText.iso8601(nanoseconds: 1_584_489_599_999_999_999) == "2020-03-17T23:59:59.999Z")
+        #expect(TrackTimeText.iso8601(nanoseconds: -1) == "1969-12-31T23:59:59.999Z")
     }
 }

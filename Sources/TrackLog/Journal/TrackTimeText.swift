@@ -1,3 +1,4 @@
+import Console
 import NMEA
 
 /// ISO 8601 UTC times as the exports write them (`2020-03-18T13:28:26.500Z`) and as `--from`/`--to`
@@ -9,19 +10,14 @@ public enum TrackTimeText {
         return Int32(clamping: day)
     }
 
-    /// Formats with millisecond precision.
+    /// Formats with millisecond precision, the milliseconds truncated (as the exports always wrote them),
+    /// through puckd's one time formatter (Console's `OutputBuffer.append(isoTime:)`).
     public static func iso8601(nanoseconds: Int64) -> String {
-        let day = Int64(utcDay(nanoseconds: nanoseconds))
-        let date = CivilDate.fromDaysSinceEpoch(day)
-        let rest = nanoseconds - day * 86_400_000_000_000
-        let ms = rest / 1_000_000
-        func pad(_ v: Int64, _ n: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, n - s.count)) + s
-        }
-        return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2) + "T"
-            + pad(ms / 3_600_000, 2) + ":" + pad(ms / 60_000 % 60, 2) + ":" + pad(ms / 1000 % 60, 2) + "."
-            + pad(ms % 1000, 3) + "Z"
+        let belowMillisecond = nanoseconds % 1_000_000
+        let millisecond = nanoseconds - (belowMillisecond < 0 ? belowMillisecond + 1_000_000 : belowMillisecond)
+        var text = OutputBuffer(capacity: 40)
+        text.append(isoTime: millisecond, fractionDigits: 3)
+        return text.string
     }
 
     /// Parses a `--from`/`--to` time; nil when it is none of the accepted forms.

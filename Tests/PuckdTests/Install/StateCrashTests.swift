@@ -17,15 +17,9 @@ import Tracking
 
     static func encoded(_ record: DeviceStateRecord) -> [UInt8] { SampleStateRecords.encoded(record) }
 
-    static func write(_ path: String, _ bytes: [UInt8]) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-    }
-
     @Test func theDeviceStartsFromDefaultsAfterADamagedFileAndSaysSo() throws {
         let directory = SimulatedDeviceHarness.temporaryDirectory()
-        Self.write(directory + "/state", Array(Self.encoded(Self.b)[0..<100]))
+        Fixtures.writeFile(directory + "/state", Array(Self.encoded(Self.b)[0..<100]))
         let h = try SimulatedDeviceHarness(directory: directory)
         defer { h.removeDirectory() }
         #expect(h.device.startupReport.contains("state: " + directory + "/state is damaged (it has 100 bytes, a state file "
