@@ -17,12 +17,14 @@ import SystemCalls
 func runDeviceBench(_ arguments: [String]) -> Int32 {
     let binary = arguments.first ?? ".build/release/puckd"
     let seconds = arguments.count > 1 ? Double(arguments[1]) ?? 60 : 60
+    // More arguments (`--set imu.burst_hz=0`) go to puckd run: a variant's process figures only.
+    let extra = Array(arguments.dropFirst(2))
     guard access(binary, X_OK) == 0 else {
         StandardStreams.err("puckd-bench device: \(binary) is not an executable; build it first (make bench)\n")
         return 66
     }
-    let process = processFigures(binary: binary, seconds: seconds)
-    guard process == 0 else { return process }
+    let process = processFigures(binary: binary, seconds: seconds, extra: extra)
+    guard process == 0, extra.isEmpty else { return process }
     floorFigures()
     return inProcessFigures()
 }
@@ -73,7 +75,7 @@ private func procFields(_ path: String) -> [String: Int] {
 
 private func monotonic() -> Int64 { clinux_monotonic_ns() }
 
-private func processFigures(binary: String, seconds: Double) -> Int32 {
+private func processFigures(binary: String, seconds: Double, extra: [String]) -> Int32 {
     var template = Array("/tmp/puckd-bench-device-XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return 74 }
     let directory = String(cString: made)
@@ -101,7 +103,7 @@ private func processFigures(binary: String, seconds: Double) -> Int32 {
     posix_spawn_file_actions_adddup2(&actions, out[1], 1)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let arguments = [binary, "run", "--board", "sim", "--console", "none", "--status-interval", "1",
-                     "--set", "state.directory=" + directory]
+                     "--set", "state.directory=" + directory] + extra
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     let environment: [String] = ["NOTIFY_SOCKET=@" + notifyName]

@@ -96,6 +96,8 @@ public struct IMUSettings: Sendable, Equatable {
     public var mounting = MountingOrientation.identity
     /// Poll rate, hertz.
     public var rateHertz = 100
+    /// FIFO bursts a second on chips whose FIFO puckd reads (LSM6DSL); 0: poll every sample.
+    public var burstHertz = 0
     /// A magnetometer calibration run gives up after this long, seconds.
     public var calibrationTimeoutSeconds = 120.0
 }

@@ -15,11 +15,33 @@ public protocol IMUChipDriver: Sendable {
     /// timestamp is `nowNanoseconds`.
     static func readSample<Bus: I2CBus>(_ state: inout IMUDriverState, bus: inout Bus,
                                         nowNanoseconds: Int64) throws(I2CError) -> IMUReading?
+    /// Samples (accel + gyro sets) the chip's FIFO holds; 0 when the driver reads no FIFO (polled only).
+    static var fifoCapacitySamples: Int { get }
+    /// Register steps, run after the initialization program, that start the FIFO at the output data
+    /// rate with a watermark of `watermarkSamples` samples.
+    static func fifoProgram(watermarkSamples: Int) -> [IMURegisterStep]
+    /// Appends every complete sample the FIFO holds (oldest first, at most until `burst` is full,
+    /// then `moreAvailable`) in the sensor frame, without times; sets `burst.overrun` instead when the
+    /// chip flags an overrun. The newest sample carries the magnetometer field read with the burst.
+    static func readFIFO<Bus: I2CBus>(_ state: inout IMUDriverState, bus: inout Bus,
+                                      into burst: inout IMUBurst) throws(I2CError)
+    /// Empties the FIFO and restarts it (after an overrun), keeping its configuration.
+    static func resetFIFO<Bus: I2CBus>(_ state: inout IMUDriverState, bus: inout Bus, watermarkSamples: Int) throws(I2CError)
 }
 
 extension IMUChipDriver {
     /// Most chips need nothing after their program.
     public static func finishInitialization(_ state: inout IMUDriverState, nowNanoseconds: Int64) {}
+    /// Chips without a FIFO driver are polled.
+    public static var fifoCapacitySamples: Int { 0 }
+    /// No FIFO, no steps.
+    public static func fifoProgram(watermarkSamples: Int) -> [IMURegisterStep] { [] }
+    /// No FIFO: nothing to read.
+    public static func readFIFO<Bus: I2CBus>(_ state: inout IMUDriverState, bus: inout Bus,
+                                             into burst: inout IMUBurst) throws(I2CError) {}
+    /// No FIFO: nothing to reset.
+    public static func resetFIFO<Bus: I2CBus>(_ state: inout IMUDriverState, bus: inout Bus,
+                                              watermarkSamples: Int) throws(I2CError) {}
 }
 
 /// The running state of a chip driver, the same shape for every chip: the chip and its addresses,

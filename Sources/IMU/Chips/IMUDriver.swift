@@ -5,16 +5,33 @@ public struct IMUDriver: Sendable {
     /// The running state (chip, addresses, captured bytes, timer).
     public private(set) var state: IMUDriverState
 
+    /// Samples in the FIFO that raise its watermark; 0: the FIFO is not used (polled).
+    public let fifoWatermarkSamples: Int
+    /// The initialization program, with the FIFO's steps when the FIFO is used (built once, here).
+    public let initializationProgram: [IMURegisterStep]
+
     /// The driver for a probed chip. `lis3mdlRemap` is the board's LIS3MDL → LSM6DSL axis relation.
-    public init(instance: IMUChipInstance, lis3mdlRemap: IMUAxisRemap = .identity) {
+    /// With `burstIntervalNanoseconds` > 0 and a chip whose driver reads a FIFO, the FIFO is started
+    /// with a watermark of one interval's samples (at most half the FIFO).
+    public init(instance: IMUChipInstance, lis3mdlRemap: IMUAxisRemap = .identity, burstIntervalNanoseconds: Int64 = 0) {
         state = IMUDriverState(instance: instance, boardMagnetometerRemap: lis3mdlRemap)
+        let driver = instance.chip.driver
+        let base = driver.initializationProgram(for: instance)
+        if burstIntervalNanoseconds > 0, driver.fifoCapacitySamples > 0 {
+            let perBurst = Int((driver.outputDataRateHertz * Double(burstIntervalNanoseconds) / 1e9).rounded(.up))
+            fifoWatermarkSamples = max(1, min(perBurst, driver.fifoCapacitySamples / 2))
+            initializationProgram = base + driver.fifoProgram(watermarkSamples: fifoWatermarkSamples)
+        } else {
+            fifoWatermarkSamples = 0
+            initializationProgram = base
+        }
     }
+
+    /// True when samples come from the chip's FIFO in bursts.
+    public var readsFIFO: Bool { fifoWatermarkSamples > 0 }
 
     /// The chip and its addresses.
     public var instance: IMUChipInstance { state.instance }
-
-    /// The chip's initialization program.
-    public var initializationProgram: [IMURegisterStep] { state.instance.chip.driver.initializationProgram(for: state.instance) }
 
     /// Nominal output data rate, hertz.
     public var outputDataRateHertz: Double { state.instance.chip.driver.outputDataRateHertz }
@@ -31,5 +48,18 @@ public struct IMUDriver: Sendable {
     public mutating func readSample<Bus: I2CBus>(bus: inout Bus, nowNanoseconds: Int64) throws(I2CError) -> IMUReading? {
         let driver = state.instance.chip.driver
         return try driver.readSample(&state, bus: &bus, nowNanoseconds: nowNanoseconds)
+    }
+
+    /// See `IMUChipDriver.readFIFO`.
+    @inline(__always)
+    public mutating func readFIFO<Bus: I2CBus>(bus: inout Bus, into burst: inout IMUBurst) throws(I2CError) {
+        let driver = state.instance.chip.driver
+        try driver.readFIFO(&state, bus: &bus, into: &burst)
+    }
+
+    /// See `IMUChipDriver.resetFIFO`.
+    public mutating func resetFIFO<Bus: I2CBus>(bus: inout Bus) throws(I2CError) {
+        let driver = state.instance.chip.driver
+        try driver.resetFIFO(&state, bus: &bus, watermarkSamples: fifoWatermarkSamples)
     }
 }

@@ -16,21 +16,27 @@ public struct IMUDevice<Bus: I2CBus> {
     /// Settings.
     public let configuration: IMUDeviceConfiguration
     /// State, chip, counters, last fault.
-    public private(set) var status = IMUDeviceStatus()
+    public internal(set) var status = IMUDeviceStatus()
     /// When the loop should call `poll` next, monotonic nanoseconds.
-    public private(set) var nextPollNanoseconds: Int64 = 0
+    public internal(set) var nextPollNanoseconds: Int64 = 0
     /// The most recent bus probe (nil before the first).
     public private(set) var lastProbe: IMUProbeReport?
+    /// True while samples come from the chip's FIFO in bursts (`poll(nowNanoseconds:into:)`).
+    public var readsFIFO: Bool { driver?.readsFIFO ?? false }
 
-    private var driver: IMUDriver?
+    var driver: IMUDriver?
     private var runner = IMUInitRunner()
-    private var backoffNanoseconds: Int64
+    var backoffNanoseconds: Int64
     private var backoffDeadlineNanoseconds: Int64 = 0
-    private var lastNewDataNanoseconds: Int64 = 0
+    var lastNewDataNanoseconds: Int64 = 0
     private var previousEmptyPollNanoseconds: Int64?
-    private var lastFingerprint: UInt64 = 0
-    private var identicalSamples = 0
-    private var recoveryAttempts = 0
+    var lastFingerprint: UInt64 = 0
+    var identicalSamples = 0
+    var recoveryAttempts = 0
+    /// Times of FIFO samples (the chip's rate once running).
+    var sampleClock = IMUSampleClock(outputDataRateHertz: 100)
+    /// The next burst follows samples lost to an overrun.
+    var fifoGapPending = false
 
     /// A device that probes the bus for its IMU on the first poll.
     public init(bus: Bus, configuration: IMUDeviceConfiguration = IMUDeviceConfiguration()) {
@@ -74,7 +80,9 @@ public struct IMUDevice<Bus: I2CBus> {
     }
 
     private mutating func useChip(_ chip: IMUChipInstance) {
-        driver = IMUDriver(instance: chip, lis3mdlRemap: configuration.lis3mdlAxisRemap)
+        driver = IMUDriver(instance: chip, lis3mdlRemap: configuration.lis3mdlAxisRemap,
+                           burstIntervalNanoseconds: configuration.burstIntervalNanoseconds)
+        sampleClock = IMUSampleClock(outputDataRateHertz: chip.chip.driver.outputDataRateHertz)
         status.chip = chip
         runner.reset()
         status.state = .initializing
@@ -105,7 +113,9 @@ public struct IMUDevice<Bus: I2CBus> {
                 lastNewDataNanoseconds = now
                 previousEmptyPollNanoseconds = nil
                 identicalSamples = 0
-                nextPollNanoseconds = now
+                sampleClock.restart()
+                fifoGapPending = status.initializations > 1
+                nextPollNanoseconds = d.readsFIFO ? now + configuration.burstIntervalNanoseconds : now
             }
         } catch {
             if case .wrongChip = error { driver = nil }
@@ -163,7 +173,7 @@ public struct IMUDevice<Bus: I2CBus> {
         return reading
     }
 
-    private mutating func fault(_ fault: IMUFault, _ now: Int64, alreadyCounted: Bool = false) {
+    mutating func fault(_ fault: IMUFault, _ now: Int64, alreadyCounted: Bool = false) {
         if !alreadyCounted { status.errors.count(fault) }
         status.lastFault = fault
         status.lastFaultNanoseconds = now

@@ -92,6 +92,10 @@ public struct IMUDeviceStatus: Sendable {
     public var faults = 0
     /// Failed transfers in a row while running (reset by a good sample).
     public var consecutiveErrors = 0
+    /// FIFO bursts read (FIFO mode only).
+    public var fifoBursts = 0
+    /// FIFO overruns: the chip flagged lost samples; each reset the FIFO (FIFO mode only).
+    public var fifoOverruns = 0
 
     public init() {}
 }
@@ -107,6 +111,9 @@ public struct IMUDeviceConfiguration: Sendable {
     /// midpoint between the poll that saw it and the previous (empty) poll, so the timestamp error is
     /// at most half of this.
     public var pollIntervalNanoseconds: Int64 = 2_000_000
+    /// With a chip whose FIFO the driver reads: how often the FIFO is read in a burst, nanoseconds
+    /// (0: the chip is polled every `pollIntervalNanoseconds` instead).
+    public var burstIntervalNanoseconds: Int64 = 0
     /// Failed transfers in a row while running before the chip is declared faulted.
     public var maximumConsecutiveErrors = 3
     /// Samples with identical raw output in a row that count as stuck data (0 = never).

@@ -97,6 +97,8 @@ extension Device {
             t.append("imu.errors.magnetometerOverflows", Int64(e.magnetometerOverflows))
             t.append("imu.initializations", Int64(status.initializations))
             t.append("imu.faults", Int64(status.faults))
+            t.append("imu.fifoBursts", Int64(status.fifoBursts))
+            t.append("imu.fifoOverruns", Int64(status.fifoOverruns))
         }
         let ahrs = heading.filter.counters
         t.append("ahrs.invalidSamples", Int64(ahrs.invalidSamples))

@@ -202,7 +202,8 @@ public final class Device {
 
         // IMU.
         imuLink = IMULink(bus: setup.imuBus, problem: setup.imuProblem, mounting: c.imu.mounting,
-                          pollIntervalNanoseconds: imuPeriodNanoseconds)
+                          pollIntervalNanoseconds: imuPeriodNanoseconds,
+                          burstIntervalNanoseconds: c.imu.burstHertz > 0 ? 1_000_000_000 / Int64(c.imu.burstHertz) : 0)
 
         // Timers and console.
         scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: !imuLink.isPresent ? nil : imuPeriodNanoseconds,

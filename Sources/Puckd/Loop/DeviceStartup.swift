@@ -25,6 +25,11 @@ extension Device {
                 if case .chip(let expected) = c.imu.chip, expected != chip.chip {
                     text += " (the profile expects " + expected.name.description + ")"
                 }
+                if imu.readsFIFO {
+                    text += "; FIFO read in bursts at " + String(c.imu.burstHertz) + " Hz"
+                } else if c.imu.burstHertz > 0 {
+                    text += "; polled (puckd reads no FIFO of this chip yet)"
+                }
             } else if let fault = imu.status.lastFault {
                 text += ": no IMU answers (see degraded)"
                 degradations.append("no IMU heading (" + fault.summary.description

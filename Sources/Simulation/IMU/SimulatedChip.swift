@@ -38,6 +38,8 @@ public final class SimulatedChip {
     public var magneticOverflow = false
 
     private var registers: [UInt8]
+    /// The LSM6DSL's FIFO (nil for the other models).
+    var fifo: SimulatedFIFO?
     /// Register bank selected (ICM-20948 REG_BANK_SEL).
     public private(set) var selectedBank = 0
     /// Output data rate of the current configuration, hertz (0 when not converting).
@@ -54,6 +56,7 @@ public final class SimulatedChip {
         self.model = model
         self.address = address
         registers = [UInt8](repeating: 0, count: 4 * 256)
+        if model == .lsm6dsl { fifo = SimulatedFIFO() }
         powerOn()
     }
 
@@ -63,6 +66,7 @@ public final class SimulatedChip {
         while i < registers.count { registers[i] = 0; i += 1 }
         selectedBank = 0
         for preset in model.powerOnValues { registers[preset.bank * 256 + Int(preset.register)] = preset.value }
+        fifo?.reset()
         outputDataRateHertz = model.outputDataRateHertz(self)
     }
 
@@ -128,6 +132,7 @@ public final class SimulatedChip {
     func busRead(_ addressed: UInt8) -> UInt8 {
         let register = model.usesAddressAutoIncrementFlag ? addressed & 0x7F : addressed
         let bank = model.bank(for: register, selected: selectedBank)
+        if fifo != nil, (0x3A...0x3F).contains(register) { return fifoRead(register) }
         let value = model.readOverride(register, chip: self) ?? registers[bank * 256 + Int(register)]
         model.afterRead(register, chip: self)
         return value
@@ -138,7 +143,10 @@ public final class SimulatedChip {
         if model.usesAddressAutoIncrementFlag {
             return blockStart & 0x80 != 0 ? (addressed & 0x7F) &+ 1 : addressed
         }
-        return model.autoIncrements(self) ? addressed &+ 1 : addressed
+        guard model.autoIncrements(self) else { return addressed }
+        // LSM6DSL: a block read of FIFO_DATA_OUT stays on its two registers (one word after another).
+        if fifo != nil, addressed == 0x3F { return 0x3E }
+        return addressed &+ 1
     }
 
     /// A bus write of one register, with side effects; false when the chip ignores it.
@@ -155,6 +163,7 @@ public final class SimulatedChip {
         registers[bank * 256 + Int(register)] = value
         if case .icm20948 = model, register == 0x7F { selectedBank = Int(value >> 4 & 3) }
         outputDataRateHertz = model.outputDataRateHertz(self)
+        if fifo != nil, register == 0x0A, value & 0x07 == 0 { fifo?.reset() }          // FIFO_CTRL5 bypass
         return true
     }
 
@@ -165,5 +174,6 @@ public final class SimulatedChip {
         guard outputDataRateHertz > 0 else { return }
         samplesPresented += 1
         SimulatedChipEncoder.encode(sample, fusion: fusion, into: self, updateOutputs: !outputsStuck)
+        if fifo != nil { fifoConvert() }
     }
 }

@@ -4,8 +4,8 @@ import TestSupport
 @testable import Puckd
 
 /// The fixed-allocation rule for the whole device: after start-up, wake-ups allocate nothing, with
-/// every source active: GPS bytes over the pty (10 Hz epochs), IMU samples (100 Hz through the
-/// register-level twin), ticks (60 Hz), button presses (short and long, both buttons: mode changes,
+/// every source active: GPS bytes over the pty (10 Hz epochs), IMU samples (104 Hz through the
+/// register-level twin, read from its FIFO in 10 bursts a second: the sim profile's `[imu] burst_hz`), ticks (60 Hz), button presses (short and long, both buttons: mode changes,
 /// viewport transitions, puck shown/hidden), LED writes, status lines, state writes and the track
 /// journal (every fix and the raw NMEA appended, flushed each second, fdatasync on the flusher thread). Runs in debug
 /// and release (`make test`). (Completing a magnetometer calibration — a user-started event, not a
@@ -51,6 +51,8 @@ import TestSupport
         }
         let c = h.device.counters
         #expect(allocations == 0)
+        #expect(h.device.imuLink.device?.readsFIFO == true)
+        #expect(h.device.imuLink.fifoBursts >= 990 && h.device.imuLink.fifoOverruns == 0, "10 FIFO bursts a second")
         // Everything was active during the measured run.
         #expect(c.fixes - counters0.fixes > 500)
         #expect(c.imuSamples - counters0.imuSamples > 9000)
@@ -97,6 +99,7 @@ import TestSupport
         }
         let c = h.device.counters
         #expect(allocations == 0)
+        #expect(h.device.imuLink.fifoBursts >= 990, "the recording came out of the FIFO in bursts")
         #expect(recording.lapCount == 1, "the measured run crossed the end of the recording")
         #expect(recording.presentedCount - presented0 > 9900, "≈ 100 Hz of recorded rows reached the chips")
         #expect(c.imuSamples - counters0.imuSamples > 9000)

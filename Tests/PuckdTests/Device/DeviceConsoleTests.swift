@@ -205,7 +205,7 @@ import Tracking
         #expect(c.command("config gps.strict maybe") == "config: [gps] strict = maybe: not a boolean, allowed true or false\n")
         #expect(c.command("config tracking.mode sideways") == "config: [tracking] mode = sideways: not allowed, use one of "
             + "none, follow, followWithCourse, followWithHeading, off, recenter, navigation, compassNavigation\n")
-        #expect(c.command("config gpio.button 22") == "config: board/sim.conf (built in):29: [gpio] led_fix = 22: line 22 "
+        #expect(c.command("config gpio.button 22") == "config: board/sim.conf (built in):31: [gpio] led_fix = 22: line 22 "
             + "is also [gpio] button (set on the console); give each button, LED and PPS input its own line\n")
         #expect(c.command("config tracking.folow_zoom 3")
             == "config: unknown key 'tracking.folow_zoom'; did you mean 'tracking.follow_zoom'? (config lists the keys)\n")

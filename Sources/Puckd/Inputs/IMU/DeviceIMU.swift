@@ -1,11 +1,21 @@
 import Heading
+import IMU
 import Tracking
 
-/// IMU: poll the device, fuse the sample, publish headings to the core, feed a calibration run.
+/// IMU: poll the device (one sample or a FIFO burst), fuse each reading in order with its own time,
+/// publish headings to the core, feed a calibration run.
 extension Device {
     func serviceIMU(nowNanoseconds now: Int64) {
         board.imuWillBeRead(atNanoseconds: now)
-        guard let reading = imuLink.service(nowNanoseconds: now, output: output) else { return }
+        let count = imuLink.service(nowNanoseconds: now, output: output)
+        var i = 0
+        while i < count {
+            fuse(imuLink.burst[i], nowNanoseconds: now)
+            i += 1
+        }
+    }
+
+    private func fuse(_ reading: IMUReading, nowNanoseconds now: Int64) {
         lastIMUSampleForServer = reading.sample
         if heading.update(reading.sample) { routerCounters.headingsPublished &+= 1 }
         // Every fused sample goes to the core once a heading exists: the core applies the one heading

@@ -2,7 +2,8 @@ import IMU
 
 /// The IMU link as a loop component: the IMU device on its bus (probe, initialization, faults and
 /// backoff inside `IMUDevice`), why there is none, the state the log last said, and its counters.
-/// `service` reads one sample when the poll is due; the router fuses it into the heading.
+/// `service` reads when the poll is due: one polled sample, or a FIFO burst (`[imu] burst_hz`), into
+/// `burst`; the router fuses its readings into the heading in order (DeviceIMU.swift).
 struct IMULink {
     private(set) var device: IMUDevice<DeviceI2CBus>?
     /// True when an IMU bus was opened (the device exists, whether or not a chip answers).
@@ -13,15 +14,21 @@ struct IMULink {
     private var faultLogged = false
     private(set) var polls: UInt64 = 0
     private(set) var samples: UInt64 = 0
+    /// The readings of the last service, oldest first (a fixed buffer: no allocation per burst).
+    private(set) var burst = IMUBurst()
+    private var overrunLogged = false
 
-    /// The IMU on `bus` polled every `pollIntervalNanoseconds` (start-up).
-    init(bus: DeviceI2CBus?, problem: String?, mounting: MountingOrientation, pollIntervalNanoseconds: Int64) {
+    /// The IMU on `bus` polled every `pollIntervalNanoseconds`, or with `burstIntervalNanoseconds` > 0
+    /// read in FIFO bursts that often where the chip's driver reads its FIFO (start-up).
+    init(bus: DeviceI2CBus?, problem: String?, mounting: MountingOrientation, pollIntervalNanoseconds: Int64,
+         burstIntervalNanoseconds: Int64 = 0) {
         self.problem = problem
         isPresent = bus != nil
         guard let bus else { return }
         var configuration = IMUDeviceConfiguration()
         configuration.mounting = mounting
         configuration.pollIntervalNanoseconds = pollIntervalNanoseconds
+        configuration.burstIntervalNanoseconds = burstIntervalNanoseconds
         let opened = IMUDevice(bus: bus, configuration: configuration)
         deadlineNanoseconds = opened.nextPollNanoseconds
         device = opened
@@ -41,15 +48,27 @@ struct IMULink {
         loggedState = device?.status.state ?? .probing
     }
 
-    /// Polls the IMU at `now` (the board twin has let the simulated chips catch up); logs state changes.
-    mutating func service(nowNanoseconds now: Int64, output: DeviceOutput) -> IMUReading? {
+    /// Polls the IMU at `now` (the board twin has let the simulated chips catch up) into `burst`;
+    /// returns how many readings it holds. Logs state changes and the first FIFO overrun.
+    mutating func service(nowNanoseconds now: Int64, output: DeviceOutput) -> Int {
         polls &+= 1
-        let reading = device?.poll(nowNanoseconds: now)
+        guard device != nil else { burst.removeAll(); return 0 }
+        device!.poll(nowNanoseconds: now, into: &burst)
         deadlineNanoseconds = device?.nextPollNanoseconds
         noteState(output: output)
-        if reading != nil { samples &+= 1 }
-        return reading
+        samples &+= UInt64(burst.count)
+        if burst.overrun, !overrunLogged {
+            overrunLogged = true
+            output.line(.warning) { out in
+                out.append("imu: FIFO overrun (samples lost: the loop read it too late); FIFO reset, counted in stats imu.fifoOverruns")
+            }
+        }
+        return burst.count
     }
+
+    /// FIFO bursts read and overruns (0 when polled).
+    var fifoBursts: Int { device?.status.fifoBursts ?? 0 }
+    var fifoOverruns: Int { device?.status.fifoOverruns ?? 0 }
 
     /// Logs IMU state changes (running, faulted) once each.
     private mutating func noteState(output: DeviceOutput) {

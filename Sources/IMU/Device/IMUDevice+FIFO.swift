@@ -1,0 +1,101 @@
+/// The burst path of `IMUDevice`: with `IMUDeviceConfiguration.burstIntervalNanoseconds` and a chip
+/// whose driver reads its FIFO, each poll reads every sample the FIFO holds into the caller's
+/// `IMUBurst`, gives each its time (`IMUSampleClock`) and the mounting; an overrun is counted, the
+/// FIFO reset and the next burst marked `followsGap`. Chips without a FIFO driver deliver their one
+/// polled sample through the same call. Allocation-free.
+extension IMUDevice {
+    /// Advances the state machine and fills `burst` (emptied first) with the new readings, oldest
+    /// first, board frame, SI units, each with its time.
+    public mutating func poll(nowNanoseconds now: Int64, into burst: inout IMUBurst) {
+        burst.removeAll()
+        guard status.state == .running, let d = driver, d.readsFIFO else {
+            if let reading = poll(nowNanoseconds: now) { burst.append(reading) }
+            return
+        }
+        readFIFO(now, d, &burst)
+    }
+
+    private mutating func readFIFO(_ now: Int64, _ start: IMUDriver, _ burst: inout IMUBurst) {
+        var d = start
+        nextPollNanoseconds = now + configuration.burstIntervalNanoseconds
+        do throws(I2CError) {
+            try d.readFIFO(bus: &bus, into: &burst)
+            if burst.overrun { try d.resetFIFO(bus: &bus) }
+            driver = d
+        } catch {
+            driver = d
+            burst.removeAll()
+            status.errors.count(error)
+            status.consecutiveErrors += 1
+            if status.consecutiveErrors >= configuration.maximumConsecutiveErrors {
+                status.consecutiveErrors = 0
+                fault(.bus(error), now, alreadyCounted: true)
+            }
+            return
+        }
+        status.consecutiveErrors = 0
+        status.fifoBursts += 1
+        if burst.overrun {
+            // The samples in the FIFO are dropped with the reset; the estimator sees the gap in the
+            // times of the next burst, which is anchored at its own read.
+            status.fifoOverruns += 1
+            sampleClock.restart()
+            fifoGapPending = true
+            lastNewDataNanoseconds = now
+            burst.removeAll()
+            burst.overrun = true
+            return
+        }
+        guard burst.count > 0 else {
+            if now - lastNewDataNanoseconds > configuration.dataTimeoutNanoseconds {
+                fault(.dataTimeout(milliseconds: Int((now - lastNewDataNanoseconds) / 1_000_000)), now)
+            }
+            return
+        }
+        lastNewDataNanoseconds = now
+        sampleClock.place(count: burst.count, readNanoseconds: now)
+        var i = 0
+        while i < burst.count {
+            var reading = burst[i]
+            if reading.rawDataFingerprint == lastFingerprint {
+                identicalSamples += 1
+                if configuration.stuckSampleLimit > 0, identicalSamples >= configuration.stuckSampleLimit {
+                    burst.removeAll()
+                    fault(.stuckData(samples: identicalSamples + 1), now)
+                    return
+                }
+            } else {
+                identicalSamples = 0
+                lastFingerprint = reading.rawDataFingerprint
+            }
+            if reading.magnetometerOverflow { status.errors.countMagnetometerOverflow() }
+            reading.sample.timestampNanoseconds = sampleClock.time(ofSample: i, count: burst.count)
+            reading.sample = configuration.mounting.apply(to: reading.sample)
+            burst[i] = reading
+            i += 1
+        }
+        holdMagnetometerField(&burst)
+        burst.followsGap = fifoGapPending
+        fifoGapPending = false
+        backoffNanoseconds = configuration.initialBackoffNanoseconds
+        recoveryAttempts = 0
+        status.samples += burst.count
+        if burst.moreAvailable { nextPollNanoseconds = now }
+    }
+
+    /// The magnetometer (no FIFO) is read once per burst, with the newest sample. So that the heading
+    /// filter gets a field with every sample, as on the polled path, the older samples get that field
+    /// turned back by the gyroscope: a fixed earth vector seen from the sensor moves as dm/dt = −ω × m,
+    /// so one period earlier it was m + (ω × m)·dt. Board frame, after the mounting.
+    private func holdMagnetometerField(_ burst: inout IMUBurst) {
+        guard burst.count > 1, var field = burst[burst.count - 1].sample.magneticFieldMicrotesla else { return }
+        var i = burst.count - 2
+        while i >= 0 {
+            let later = burst[i + 1].sample
+            let dt = Double(later.timestampNanoseconds - burst[i].sample.timestampNanoseconds) * 1e-9
+            field = field + later.gyroRadiansPerSecond.cross(field) * dt
+            if burst[i].sample.magneticFieldMicrotesla == nil { burst[i].sample.magneticFieldMicrotesla = field }
+            i -= 1
+        }
+    }
+}
