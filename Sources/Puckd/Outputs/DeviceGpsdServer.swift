@@ -41,12 +41,7 @@ extension Device {
         do throws(Errno) {
             let server = try GpsdServer(configuration: settings, device: device)
             var lines: [String] = []
-            let where_ = server.listeners.map { l in
-                if case .unix(let p) = l.address { return p }
-                var text = l.address.description
-                if let port = l.port, text.hasSuffix(":0") { text = String(text.dropLast(2)) + ":" + String(port) }
-                return text
-            }
+            let where_ = listenerNames(server)
             if !where_.isEmpty {
                 let exposed = server.listeners.contains { !$0.address.isLocalOnly }
                 lines.append("server: gpsd protocol 3.14 on " + where_.joined(separator: ", ") + ", "
@@ -106,6 +101,7 @@ extension Device {
             t.append("time.chronyPulseSamples", Int64(truncatingIfNeeded: chronyPPS.samplesSent))
             t.append("time.chronyPulseSamplesLost", Int64(truncatingIfNeeded: chronyPPS.samplesLost))
         }
+        appendSharedMemoryCounters(&t)
     }
 
     private func appendServerRows(_ server: GpsdServer, _ t: inout ConsoleCounterTable) {
