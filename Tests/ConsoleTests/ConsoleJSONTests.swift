@@ -38,7 +38,7 @@ struct ConsoleJSONTests {
             "rows[7]['nmeaFramer']['bytes'], rows[7]['device']['loop.maxLatencyNanoseconds'], rows[7]['console']['commands']",
             "rows[8]['recorded'], [e['event'] for e in rows[8]['events']]",
             "[e['key'] for e in rows[9]['entries']], rows[10]['value'], rows[10]['isDefault']",
-            "rows[12]['commands'][27]['command'], rows[13]['usage']",
+            "rows[12]['commands'][28]['command'], rows[13]['usage']",
             "rows[36]['message']",
             "rows[37]['message']",
             "rows[38]['message']",

@@ -23,6 +23,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case events
     case nmea
     case track
+    case server
     case config
     case watch
     case json
@@ -33,7 +34,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case login
 
     /// Number of command words that can be typed (`rawValue` runs 0 ..< count; `login` comes after).
-    public static let count = 28
+    public static let count = 29
 
     /// The command at `index` in listing order (0 ..< count).
     public static func at(_ index: Int) -> ConsoleCommandName {
@@ -65,6 +66,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
         case .events: "events"
         case .nmea: "nmea"
         case .track: "track"
+        case .server: "server"
         case .config: "config"
         case .watch: "watch"
         case .json: "json"
@@ -78,13 +80,13 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     /// True for the views `watch` can redraw.
     public var isWatchable: Bool {
         switch self {
-        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events, .nmea, .track: true
+        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events, .nmea, .track, .server: true
         default: false
         }
     }
 
     /// Every watchable view, as shown in messages.
-    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events, nmea, track"
+    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events, nmea, track, server"
 
     /// The command named by `word` (ASCII case ignored; aliases `exit` and `?` included), or nil.
     public static func lookup(_ word: UnsafeRawBufferPointer) -> ConsoleCommandName? {

@@ -212,6 +212,7 @@ extension Arguments {
         case .leds: view = .leds
         case .stats: view = .stats
         case .track: view = .track
+        case .server: view = .server
         case .events: view = .events(count: CommandParser.Limits.defaultEventCount)
         case .nmea: view = .nmea(count: CommandParser.Limits.defaultNMEACount)
         default: view = .status

@@ -78,6 +78,7 @@ struct Arguments {
         case .leds: return noArguments(.view(.leds))
         case .stats: return noArguments(.view(.stats))
         case .track: return noArguments(.view(.track))
+        case .server: return noArguments(.view(.server))
         case .version: return noArguments(.version)
         case .quit: return noArguments(.quit(.command))
         case .login: return .failure(CommandError(command: nil, kind: .unknownCommand(suggestion: nil)))   // never looked up

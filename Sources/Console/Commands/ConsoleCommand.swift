@@ -84,6 +84,8 @@ public enum ConsoleView: Sendable, Equatable {
     case stats
     /// The track journal (`track`).
     case track
+    /// The gpsd-compatible server (`server`).
+    case server
     /// The last `count` tracking events (1...ConsoleEventLog.capacity).
     case events(count: Int)
     /// The receiver's last `count` lines (1...NMEASentenceLog.capacity); watched, the new lines stream.
@@ -101,6 +103,7 @@ public enum ConsoleView: Sendable, Equatable {
         case .leds: .leds
         case .stats: .stats
         case .track: .track
+        case .server: .server
         case .events: .events
         case .nmea: .nmea
         }

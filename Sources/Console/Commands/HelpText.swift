@@ -26,6 +26,7 @@ public enum HelpText {
         case .events: "events [N]"
         case .nmea: "nmea [N]"
         case .track: "track"
+        case .server: "server"
         case .config: "config [KEY [VALUE]] | config save"
         case .watch: "watch CMD [HZ]"
         case .json: "json [on|off]"
@@ -61,6 +62,7 @@ public enum HelpText {
         case .events: "the last N tracking events"
         case .nmea: "the receiver's raw sentences and puckd's commands to it (watch nmea: as they arrive)"
         case .track: "the track journal: segments, size, records, last and durable sequence, last flush, errors"
+        case .server: "the gpsd-compatible server: listening addresses, clients, watch flags, queued bytes, drops"
         case .config: "show or change configuration values, or save them"
         case .watch: "redraw a view in place HZ times per second (Ctrl-C stops)"
         case .json: "reply with one JSON object per line"
@@ -178,6 +180,10 @@ public enum HelpText {
             disk (fdatasync'ed), records waiting for the next flush, the last flush, segments dropped for the \
             size cap, fixes lost while the disk failed, and the disk's error now.\n
             """
+        case .server:
+            """
+            The gpsd-compatible server ([server]): where it listens, its clients (slot, peer address,             connected time, bytes queued for it, reports dropped because it read too slowly, its ?WATCH             flags and PUCK/CAMERA rate), and the totals: clients accepted and refused, requests, errors,             reports queued and dropped, bytes sent, receiver sentences forwarded, socket errors.\n
+            """
         case .config:
             """
             Without KEY, lists every configuration value. With KEY, prints one. With KEY VALUE, sets it \
@@ -187,7 +193,7 @@ public enum HelpText {
             """
         case .watch:
             """
-            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events, track) in place HZ times \
+            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events, track, server) in place HZ times \
             per second, 0.1…60, default 1. Ctrl-C (or q) stops. Without a terminal, prints one frame per \
             interval; in json mode, one JSON line per frame. watch nmea prints the receiver's new lines as \
             they arrive instead (every 50 ms; HZ does not apply).\n

@@ -90,6 +90,8 @@ extension ConsoleSession {
             if json { LEDsView.appendJSON(state.device, to: &reply) } else { LEDsView.appendText(state.device, to: &reply) }
         case .track:
             if json { TrackView.appendJSON(state.device, to: &reply) } else { TrackView.appendText(state.device, to: &reply) }
+        case .server:
+            if json { ServerView.appendJSON(state.device, to: &reply) } else { ServerView.appendText(state.device, to: &reply) }
         case .stats:
             if json { StatsView.appendJSON(state, console: counters, to: &reply) } else {
                 StatsView.appendText(state, console: counters, to: &reply)

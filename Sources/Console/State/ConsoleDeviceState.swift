@@ -22,6 +22,8 @@ public struct ConsoleDeviceState: Sendable {
     public var counters = ConsoleCounterTable()
     /// The track journal (`track`).
     public var track = ConsoleTrackState()
+    /// The gpsd-compatible server (`server`).
+    public var server = ConsoleServerState()
     /// The running configuration, one entry per key.
     public var config = ConsoleConfigTable()
     /// The configuration file `config save` writes.
