@@ -88,7 +88,7 @@ let package = Package(
         // Every simulated twin (board, receivers, IMU chips, GPIO, motion, recordings), apart from the
         // real backends as swift-nio keeps NIOEmbedded apart from NIOPosix.
         .target(name: "Simulation", dependencies: ["Angles", "NMEA", "IMU", "Heading", "Receiver", "Console", "Hardware", "Controls",
-                                                   "Configuration", "SystemCalls", "CBundledData", "CLinux"],
+                                                   "Configuration", "SystemCalls", "CBundledData"],
                 swiftSettings: strict),
 
         // The device: the loop that wires sources, core, GPIO, state and console.
@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "Commands", dependencies: ["NMEA", "IMU", "Heading", "Tracking", "Console", "TrackingScenario", "Hardware",
                                                  "GpsdServer", "GpsdProtocol",
                                                  "Controls", "Configuration", "Simulation", "Puckd", "SystemCalls",
-                                                 "CBundledData", "CLinux", "TrackLog"],
+                                                 "CBundledData", "TrackLog"],
                 swiftSettings: strict),
         .executableTarget(name: "puckd", dependencies: ["Commands", "SystemCalls"], swiftSettings: strict),
 

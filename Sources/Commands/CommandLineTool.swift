@@ -1,6 +1,5 @@
-import CLinux
+import SystemCalls
 import Configuration
-import Glibc
 import Hardware
 import Puckd
 import Simulation
@@ -15,7 +14,7 @@ public enum CommandLineTool {
     /// Runs puckd with the process arguments (`arguments[0]` is the program name).
     public static func main(_ arguments: [String]) -> Int32 {
         // A static puckd resolves host names with glibc's built-in files and dns only (CLinux/resolver.c).
-        _ = clinux_restrict_static_host_lookup()
+        StaticExecutable.restrictHostLookup()
         var rest = arguments.dropFirst()
         guard let command = rest.popFirst() else {
             printHelp()
@@ -53,7 +52,7 @@ public enum CommandLineTool {
     static var versionText: String {
         "puckd \(PuckdVersion.string)\n"
             + LibgpiodGPIOController.libraryDescription + ", libserialport \(SerialPort.libraryVersion)\n"
-            + (clinux_is_static_executable() == 1
+            + (StaticExecutable.isStatic
                 ? "static executable: host names from /etc/hosts and DNS only (glibc's built-in NSS files and dns)\n"
                 : "dynamic executable: host names through the system's NSS (/etc/nsswitch.conf)\n")
     }

@@ -1,5 +1,5 @@
 import Configuration
-import Glibc
+import SystemCalls
 
 /// The `--board`, `--config` and `--set` options `puckd run` takes, parsed the same way by every
 /// command that needs the device's configuration (`puckd track`).
@@ -22,7 +22,7 @@ struct ConfigurationArguments {
     /// The layers to load: without `--board` and `--config`, /etc/puckd.conf when it exists.
     func sources(defaultFile: String = RunCommand.defaultConfigurationPath) -> ConfigurationSources {
         var file = self.file
-        if board == nil && file == nil && access(defaultFile, F_OK) == 0 { file = defaultFile }
+        if board == nil && file == nil && FileSystem.exists(defaultFile) { file = defaultFile }
         return ConfigurationSources(board: board, file: file, overrides: overrides)
     }
 }

@@ -1,6 +1,4 @@
-import CLinux
 import Controls
-import Glibc
 import SystemCalls
 import Hardware
 import Puckd
@@ -133,10 +131,10 @@ enum GPIOCommand {
         StandardStreams.out("watching \(controller.chipDescription) lines \(offsets.map(String.init).joined(separator: " ")) "
             + "(\(bias.name), active-\(activeLow ? "low" : "high"), \(debounceText)); Ctrl-C stops\n")
 
-        let signals = clinux_gpio_termination_signalfd()
-        defer { if signals >= 0 { Glibc.close(signals) } }
-        var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-        for line in lines { fds.append(pollfd(fd: controller.eventDescriptor(line)?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)) }
+        let signals = try? FileDescriptor.terminationSignals()
+        defer { try? signals?.close() }
+        var fds = [PollEntry(signals, events: .readable)]
+        for line in lines { fds.append(PollEntry(controller.eventDescriptor(line), events: .readable)) }
         let end = seconds.map { monotonicNanoseconds() + Int64($0) * 1_000_000_000 }
         var edges = 0
         var batch = GPIOEventBatch()
@@ -144,11 +142,15 @@ enum GPIOCommand {
             var deadline = end
             for d in debouncers { if let due = d.nextDeadlineNanoseconds { deadline = min(deadline ?? due, due) } }
             let timeout = deadline.map { Int32(clamping: max(0, ($0 - monotonicNanoseconds()) / 1_000_000 + 1)) } ?? -1
-            if poll(&fds, nfds_t(fds.count), timeout) < 0 && errno != EINTR {
-                throw GPIOError.ioFailed(operation: "poll", offset: offsets[0], error: .current)
+            do throws(Errno) {
+                _ = try fds.withUnsafeMutableBufferPointer { entries throws(Errno) in
+                    try FileDescriptor.poll(entries, timeoutMilliseconds: timeout)
+                }
+            } catch {
+                throw GPIOError.ioFailed(operation: "poll", offset: offsets[0], error: error)
             }
-            if fds[0].revents != 0 { break }
-            for (i, line) in lines.enumerated() where fds[i + 1].revents != 0 {
+            if !fds[0].returnedEvents.isEmpty { break }
+            for (i, line) in lines.enumerated() where !fds[i + 1].returnedEvents.isEmpty {
                 repeat {
                     batch.removeAll()
                     _ = try controller.readEvents(line, into: &batch)
@@ -201,11 +203,13 @@ enum GPIOCommand {
         StandardStreams.out("driving \(settings.map { "\($0.0)=\($0.1 ? 1 : 0)" }.joined(separator: " ")) on "
             + "\(controller.chipDescription) (active-\(activeLow ? "low" : "high"))"
             + (seconds.map { " for \($0) s" } ?? "; Ctrl-C turns them off") + "\n")
-        let signals = clinux_gpio_termination_signalfd()
-        defer { if signals >= 0 { Glibc.close(signals) } }
-        var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+        let signals = try? FileDescriptor.terminationSignals()
+        defer { try? signals?.close() }
+        var fds = [PollEntry(signals, events: .readable)]
         let timeout = seconds.map { Int32(clamping: $0 * 1000) } ?? -1
-        while poll(&fds, 1, timeout) < 0 && errno == EINTR {}
+        _ = try? fds.withUnsafeMutableBufferPointer { entries throws(Errno) in
+            try FileDescriptor.poll(entries, timeoutMilliseconds: timeout)
+        }
         StandardStreams.out("turning the lines off\n")
         return ExitStatus.ok
     }
@@ -220,20 +224,28 @@ enum GPIOCommand {
         let device = try PPSDevice(path: positionals.first ?? "/dev/pps0")
         StandardStreams.out("reading \(device.path) (capabilities 0x\(String(device.capabilities, radix: 16))); "
             + "times are CLOCK_REALTIME; Ctrl-C stops\n")
-        let signals = clinux_gpio_termination_signalfd()
-        defer { if signals >= 0 { Glibc.close(signals) } }
+        let signals = try? FileDescriptor.terminationSignals()
+        defer { try? signals?.close() }
         var last = try device.fetch()
         var pulses = 0
-        var fds = [pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: device.descriptor, events: Int16(POLLIN), revents: 0)]
+        var fds = [PollEntry(signals, events: .readable), PollEntry(device.descriptor, events: .readable)]
         while count.map({ pulses < $0 }) ?? true {
             // Kernels before 6.1 report the PPS device always readable: then poll the signal alone, 20 ms.
-            let n = poll(&fds, 2, 1_100)
-            if n < 0 && errno != EINTR { throw PPSDeviceError.failed(path: device.path, operation: "poll", errno: errno) }
-            if fds[0].revents != 0 { break }
+            do throws(Errno) {
+                _ = try fds.withUnsafeMutableBufferPointer { entries throws(Errno) in
+                    try FileDescriptor.poll(entries, timeoutMilliseconds: 1_100)
+                }
+            } catch {
+                throw PPSDeviceError.failed(path: device.path, operation: "poll", error: error)
+            }
+            if !fds[0].returnedEvents.isEmpty { break }
             let reading = try device.fetch()
             if reading.assertSequence == last.assertSequence {
-                if fds[1].revents != 0 { _ = poll(&fds, 1, 20) }
+                if !fds[1].returnedEvents.isEmpty {
+                    _ = try? fds.withUnsafeMutableBufferPointer { entries throws(Errno) in
+                        try FileDescriptor.poll(UnsafeMutableBufferPointer(rebasing: entries[0..<1]), timeoutMilliseconds: 20)
+                    }
+                }
                 continue
             }
             pulses += 1
@@ -252,11 +264,7 @@ enum GPIOCommand {
         return ExitStatus.usage
     }
 
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    static func monotonicNanoseconds() -> Int64 { Int64(SystemClock.monotonicNanoseconds()) }
 
     /// `12.345678901`: nanoseconds as seconds with nine decimals.
     static func seconds9(_ nanoseconds: Int64) -> String {

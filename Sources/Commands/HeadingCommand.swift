@@ -1,5 +1,4 @@
 import SystemCalls
-import Glibc
 import Console
 import Heading
 import Puckd
@@ -95,13 +94,12 @@ enum HeadingCommand {
             StandardStreams.err("puckd heading replay: missing FILE.csv; usage: puckd heading replay FILE.csv [--config KEY=VALUE ...]\n")
             return ExitStatus.usage
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            StandardStreams.err("puckd heading replay: cannot open '\(path)': \(reason); check the path\n")
-            return errno == EACCES ? ExitStatus.permission : ExitStatus.noInput
+        let fd: FileDescriptor
+        do throws(Errno) { fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) } catch {
+            StandardStreams.err("puckd heading replay: cannot open '\(path)': \(error.message); check the path\n")
+            return error == .permissionDenied ? ExitStatus.permission : ExitStatus.noInput
         }
-        defer { close(fd) }
+        defer { try? fd.close() }
         var replayer = HeadingReplayer(estimator: HeadingEstimator(configuration: configuration,
                                                                    calibration: calibrated ? .identity : nil))
         return replayer.run(fd: fd, path: path)
@@ -115,7 +113,7 @@ private struct HeadingReplayer {
     var samples = 0
     var badLines = 0
 
-    mutating func run(fd: Int32, path: String) -> Int32 {
+    mutating func run(fd: FileDescriptor, path: String) -> Int32 {
         let capacity = 1 << 16
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { input.deallocate() }
@@ -124,10 +122,9 @@ private struct HeadingReplayer {
         var endOfFile = false
         while !endOfFile || filled > 0 {
             if !endOfFile {
-                let n = read(fd, input.baseAddress! + filled, capacity - filled)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    StandardStreams.err("puckd heading replay: reading '\(path)' failed: \(String(cString: strerror(errno)))\n")
+                let n: Int
+                do throws(Errno) { n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: input[filled..<capacity])) } catch {
+                    StandardStreams.err("puckd heading replay: reading '\(path)' failed: \(error.message)\n")
                     return ExitStatus.ioError
                 }
                 if n == 0 { endOfFile = true }
@@ -157,7 +154,7 @@ private struct HeadingReplayer {
             }
             if start > 0 {
                 let remaining = filled - start
-                if remaining > 0 { memmove(input.baseAddress!, input.baseAddress! + start, remaining) }
+                if remaining > 0 { input.baseAddress!.copyMemory(from: input.baseAddress! + start, byteCount: remaining) }
                 filled = remaining
             }
             if endOfFile && filled == 0 { break }

@@ -1,7 +1,6 @@
 import SystemCalls
 import IMU
 import Console
-import Glibc
 import Hardware
 import Heading
 import Puckd
@@ -100,16 +99,9 @@ enum IMUCommand {
         return report.found == nil ? ExitStatus.unavailable : ExitStatus.ok
     }
 
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    static func monotonicNanoseconds() -> Int64 { Int64(SystemClock.monotonicNanoseconds()) }
 
-    static func sleep(untilNanoseconds t: Int64) {
-        var ts = timespec(tv_sec: Int(t / 1_000_000_000), tv_nsec: Int(t % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
+    static func sleep(untilNanoseconds t: Int64) { SystemClock.sleep(untilMonotonicNanoseconds: UInt64(max(0, t))) }
 
     static func read(_ bus: I2CDevBus, count: Int, mounting: MountingOrientation) -> Int32 {
         var configuration = IMUDeviceConfiguration()

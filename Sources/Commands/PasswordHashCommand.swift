@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 import Puckd
 
 /// `puckd password-hash`: reads a password (without echo on a terminal) and prints its crypt(3)
@@ -18,20 +18,21 @@ enum PasswordHashCommand {
             StandardStreams.err("puckd password-hash takes no arguments; it reads the password from standard input\n")
             return ExitStatus.usage
         }
-        let terminal = isatty(0) == 1
-        var saved = termios()
-        if terminal {
+        let input = FileDescriptor.standardInput
+        let saved = input.isTerminal ? try? input.terminalSettings() : nil
+        if let saved {
             StandardStreams.err("password: ")
-            tcgetattr(0, &saved)
             var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(0, TCSAFLUSH, &quiet)
+            quiet.echoes = false
+            try? input.setTerminalSettings(quiet, when: .afterOutputDiscardingInput)
         }
         var phrase: [UInt8] = []
         var byte: UInt8 = 0
-        while read(0, &byte, 1) == 1 && byte != 0x0A { phrase.append(byte) }
-        if terminal {
-            tcsetattr(0, TCSAFLUSH, &saved)
+        while (try? withUnsafeMutableBytes(of: &byte) { one throws(Errno) in try input.read(into: one) }) == 1 && byte != 0x0A {
+            phrase.append(byte)
+        }
+        if let saved {
+            try? input.setTerminalSettings(saved, when: .afterOutputDiscardingInput)
             StandardStreams.err("\n")
         }
         if phrase.last == 0x0D { phrase.removeLast() }

@@ -1,5 +1,4 @@
 import SystemCalls
-import Glibc
 import Hardware
 import Puckd
 
@@ -107,8 +106,10 @@ private struct ProbeVisitor: ByteSourceVisitor {
             let request = source.pollRequest
             let deadline = min(end, request.deadlineNanoseconds)
             let timeoutMilliseconds = Int32(clamping: max(0, (deadline - now + 999_999) / 1_000_000))
-            var entry = pollfd(fd: request.fileDescriptor?.rawValue ?? -1, events: request.events.rawValue, revents: 0)
-            _ = poll(&entry, 1, timeoutMilliseconds)
+            var entry = PollEntry(request.fileDescriptor, events: request.events)
+            _ = try? withUnsafeMutablePointer(to: &entry) { pointer throws(Errno) in
+                try FileDescriptor.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), timeoutMilliseconds: timeoutMilliseconds)
+            }
         }
         let bytes = source.counters.bytesRead
         let elapsed = Double(monotonicNanoseconds() - start) / 1e9
@@ -136,8 +137,4 @@ private struct ProbeVisitor: ByteSourceVisitor {
     }
 }
 
-private func monotonicNanoseconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-}
+private func monotonicNanoseconds() -> Int64 { Int64(SystemClock.monotonicNanoseconds()) }

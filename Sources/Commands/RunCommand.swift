@@ -1,7 +1,5 @@
 import IMU
-import CLinux
 import Configuration
-import Glibc
 import Hardware
 import Heading
 import Puckd
@@ -183,7 +181,7 @@ public enum RunCommand {
             if gpsOnStandardInput { return .none }
             let startedBySystemd = ProcessIdentity.environment("NOTIFY_SOCKET") != nil || FileDescriptor.standardOutput.isJournalStream
                 || FileDescriptor.standardError.isJournalStream
-            if clinux_console_is_null_device(0) == 1 && startedBySystemd { return .none }
+            if FileDescriptor.standardInput.isNullDevice && startedBySystemd { return .none }
             return .standardStreams(input: .standardInput, output: .standardOutput, interactive: nil, rawMode: true)
         }
     }

@@ -1,7 +1,6 @@
 import SystemCalls
 import Configuration
 import Console
-import Glibc
 import Puckd
 import Simulation
 import TrackingScenario
@@ -59,7 +58,7 @@ public enum ScenarioCommand {
             report(problems, file: name)
             return ExitStatus.dataError
         }
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         return output(scenario, ticksPerSecond: hertz, fd: 1, file: name)
     }
 
@@ -76,9 +75,11 @@ public enum ScenarioCommand {
         var more = true
         while more {
             more = runner.run(into: &out)
-            let ok = out.withBytes { StandardStreams.write(to: FileDescriptor(known: fd), $0) }
+            let failure: Errno? = out.withBytes { bytes in
+                do throws(Errno) { try FileDescriptor(known: fd).writeAll(bytes); return nil } catch { return error }
+            }
             out.removeAll()
-            if !ok { return errno == EPIPE ? ExitStatus.ok : ExitStatus.ioError }
+            if let failure { return failure == .brokenPipe ? ExitStatus.ok : ExitStatus.ioError }
         }
         return ExitStatus.ok
     }
@@ -95,12 +96,12 @@ public enum ScenarioCommand {
     static func read(_ path: String, command: String = "puckd scenario") -> Result<[UInt8], ExitStatusError> {
         if path == "-" {
             var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+            defer { chunk.deallocate() }
             while true {
-                let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    StandardStreams.err("\(command): reading standard input failed (\(Errno.current.message))\n")
+                let n: Int
+                do throws(Errno) { n = try FileDescriptor.standardInput.read(into: chunk) } catch {
+                    StandardStreams.err("\(command): reading standard input failed (\(error.message))\n")
                     return .failure(ExitStatusError(status: ExitStatus.ioError))
                 }
                 if n == 0 { return .success(bytes) }

@@ -1,5 +1,4 @@
 import Configuration
-import Glibc
 import Puckd
 import SystemCalls
 
@@ -53,7 +52,7 @@ enum SetupCommand {
     }
 
     static func current(_ path: String) -> CurrentFile {
-        if access(path, F_OK) != 0 { return .missing }
+        if !FileSystem.exists(path) { return .missing }
         let text: String
         do throws(ConfigurationError) { text = try ConfigurationLoader.readFile(path) } catch {
             return .unloadable(error.description)
@@ -140,13 +139,13 @@ enum SetupCommand {
         if keepsOld(before) {
             // The edited file stays as FILE.old: a second name for its inode, then the new file is
             // renamed over FILE (a crash in between leaves FILE as it was).
-            unlink(path + ".old")
-            if link(path, path + ".old") != 0 {
-                let code = errno
-                StandardStreams.err("puckd setup: cannot keep " + path + " as " + path + ".old (" + String(cString: strerror(code))
-                    + ")" + (code == EACCES || code == EPERM ? "; run it as root: sudo puckd setup " + board + " --force" : "")
+            try? FileSystem.unlink(path + ".old")
+            do throws(Errno) { try FileSystem.makeHardLink(path, at: path + ".old") } catch {
+                let denied = error == .permissionDenied || error == .notPermitted
+                StandardStreams.err("puckd setup: cannot keep " + path + " as " + path + ".old (" + error.message
+                    + ")" + (denied ? "; run it as root: sudo puckd setup " + board + " --force" : "")
                     + "; nothing written\n")
-                return code == EACCES || code == EPERM ? ExitStatus.permission : ExitStatus.ioError
+                return denied ? ExitStatus.permission : ExitStatus.ioError
             }
             StandardStreams.out("puckd setup: kept the previous " + path + " as " + path + ".old\n")
         }

@@ -15,3 +15,12 @@ public enum SystemClock {
         return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 }
+
+extension SystemClock {
+    /// clock_nanosleep(2) on CLOCK_MONOTONIC until the absolute time `deadline` (nanoseconds),
+    /// again after a signal interrupted it. Commands' pacing only: the loop never sleeps.
+    public static func sleep(untilMonotonicNanoseconds deadline: UInt64) {
+        var due = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, nil) == EINTR {}
+    }
+}

@@ -9,3 +9,8 @@ extension FileDescriptor {
     /// True when a write of up to PIPE_BUF bytes would not block now (false also on a poll error).
     public var isWritableNow: Bool { clinux_writable_now(rawValue) == 1 }
 }
+
+extension FileDescriptor {
+    /// True when this descriptor is a character device that is not a terminal (/dev/null).
+    public var isNullDevice: Bool { clinux_console_is_null_device(rawValue) == 1 }
+}

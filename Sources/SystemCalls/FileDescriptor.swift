@@ -76,6 +76,11 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         _ = try retryingInterrupts { Glibc.fsync(rawValue) }
     }
 
+    /// fdatasync(2): the file's data (and the metadata needed to read it back) reach the device.
+    public func syncData() throws(Errno) {
+        _ = try retryingInterrupts { Glibc.fdatasync(rawValue) }
+    }
+
     /// ftruncate(2) to `length` bytes.
     public func resize(to length: Int64) throws(Errno) {
         _ = try retryingInterrupts { Glibc.ftruncate(rawValue, off_t(length)) }

@@ -118,3 +118,11 @@ extension FileDescriptor {
         return FileSystem.Status(raw)
     }
 }
+
+extension FileSystem {
+    /// link(2): a second name `newPath` for the file at `existing` (same file system).
+    public static func makeHardLink(_ existing: String, at newPath: String) throws(Errno) {
+        let result = existing.withCString { from in newPath.withCString { to in Glibc.link(from, to) } }
+        _ = try Errno.check(minusOne: result)
+    }
+}

@@ -36,3 +36,40 @@ func nonBlocking(_ call: () -> Int) throws(Errno) -> IOResult {
         if code != .interrupted { throw code }
     }
 }
+
+/// The whole outcome of a read or write on a non-blocking descriptor, failures included, as a value:
+/// for the loop's path, where a thrown error would allocate under Swift Testing (its backtrace hook)
+/// and an error is counted rather than unwound.
+public enum IOOutcome: Equatable, Sendable {
+    /// The call moved this many bytes (a read of 0 is end of file).
+    case processed(Int)
+    /// Nothing to read, or no room to write, right now (EAGAIN).
+    case wouldBlock
+    /// The call failed (EINTR was retried).
+    case failed(Errno)
+}
+
+extension FileDescriptor {
+    /// read(2) on a non-blocking descriptor, every outcome returned (nothing thrown).
+    public func readOutcome(into buffer: UnsafeMutableRawBufferPointer) -> IOOutcome {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .processed(0) }
+        return outcome { Glibc.read(rawValue, base, buffer.count) }
+    }
+
+    /// write(2) on a non-blocking descriptor, every outcome returned (nothing thrown).
+    public func writeOutcome(_ buffer: UnsafeRawBufferPointer) -> IOOutcome {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .processed(0) }
+        return outcome { Glibc.write(rawValue, base, buffer.count) }
+    }
+}
+
+@inline(__always)
+func outcome(_ call: () -> Int) -> IOOutcome {
+    while true {
+        let result = call()
+        if result >= 0 { return .processed(result) }
+        let code = Errno.current
+        if code == .wouldBlock { return .wouldBlock }
+        if code != .interrupted { return .failed(code) }
+    }
+}

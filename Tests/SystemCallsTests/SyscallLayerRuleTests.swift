@@ -14,10 +14,7 @@ import TestSupport
 
     /// Modules still calling the OS directly, and why they are not migrated yet.
     static let notYetMigrated: [String: String] = [
-        "TrackLog": "PosixTrackFiles lists directories with opendir/readdir and its errors carry raw errno values",
         "Hardware": "termios, sockets, directory scans, PPS and I2C opens still call libc; sources count -errno internally (their poll requests and the console transport hand out FileDescriptor)",
-        "Commands": "the subcommands' terminal, pacing and output code still calls libc directly",
-        "Simulation": "the pty twin of the receiver and the GPIO twin's eventfds still call libc directly",
         "IMU": "I2CError.other carries the raw errno of Hardware's I2CDevBus (an Errno once Hardware moves)",
     ]
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Testing
 import TestSupport
 @testable import TrackLog
@@ -18,20 +19,20 @@ import TestSupport
         #expect(fd >= 0)
         var byte: UInt8 = 7
         #expect(write(fd, &byte, 1) == 1)
-        flusher.sync(fd)
+        flusher.sync(FileDescriptor(known: fd))
         flusher.mark(durableThrough: 41)
         // A pipe cannot be synced (EINVAL): that failure withholds the mark behind it.
         var pipeEnds: [Int32] = [0, 0]
         #expect(pipe(&pipeEnds) == 0)
-        flusher.sync(pipeEnds[1], closing: true)
+        flusher.sync(FileDescriptor(known: pipeEnds[1]), closing: true)
         flusher.mark(durableThrough: 99)
-        flusher.sync(fd)
+        flusher.sync(FileDescriptor(known: fd))
         flusher.mark(durableThrough: 50)
-        flusher.close(fd)
+        flusher.close(FileDescriptor(known: fd))
         flusher.stop()
         #expect(flusher.durableSequence == 50, "41 then (99 withheld by the failed sync) 50")
-        #expect(flusher.takeError() == EINVAL)
-        #expect(flusher.takeError() == 0, "an error is handed over once")
+        #expect(flusher.takeError() == .invalidArgument)
+        #expect(flusher.takeError() == nil, "an error is handed over once")
         #expect(fcntl(fd, F_GETFD) == -1, "the close ran after the syncs queued before it")
         #expect(fcntl(pipeEnds[1], F_GETFD) == -1, "sync-and-close closes")
         close(pipeEnds[0])

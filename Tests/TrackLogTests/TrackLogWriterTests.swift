@@ -1,5 +1,6 @@
 import Glibc
 import NMEA
+import SystemCalls
 import Testing
 @testable import TrackLog
 
@@ -57,7 +58,7 @@ struct TrackLogWriterTests {
         var now: Int64 = 0
         for i in 0..<151 {   // 15 s at 10 Hz: flushed at 5 s and 10 s; at 15 s the power fails mid-flush
             now = Int64(i) * Self.second / 10
-            if i == 101 { disk.syncErrno = EIO }
+            if i == 101 { disk.syncError = .ioError }
             w.append(Self.record(i), nowNanoseconds: now)
             w.service(nowNanoseconds: now)
         }
@@ -122,7 +123,7 @@ struct TrackLogWriterTests {
             w.append(Self.record(i), nowNanoseconds: now)
             w.service(nowNanoseconds: now)
         }
-        #expect(w.fault == TrackLogFault(step: .write, errno: ENOSPC))
+        #expect(w.fault == TrackLogFault(step: .write, error: .noSpace))
         #expect(w.fault?.message(directory: Self.directory).contains("the disk is full (ENOSPC)") == true)
         let changes = w.faultChanges
         #expect(changes == 1, "said once, however many flushes fail")
@@ -148,7 +149,7 @@ struct TrackLogWriterTests {
         disk.readOnly = true
         let w = Self.writer(disk, bufferRecords: 16)
         w.open()
-        #expect(w.fault == TrackLogFault(step: .createDirectory, errno: EROFS))
+        #expect(w.fault == TrackLogFault(step: .createDirectory, error: .readOnlyFileSystem))
         #expect(w.fault!.message(directory: Self.directory).contains("read-only (EROFS)"))
         for i in 0..<100 { w.append(Self.record(i), nowNanoseconds: Int64(i) * Self.second) ; w.service(nowNanoseconds: Int64(i) * Self.second) }
         #expect(w.counters.recordsAppended == 16 && w.counters.recordsLost == 84)
@@ -163,17 +164,17 @@ struct TrackLogWriterTests {
         for i in 0..<10 { first.append(Self.record(i), nowNanoseconds: 0) }
         #expect(first.close(nowNanoseconds: 0))
         // The next start finds the directory there but not writable (EACCES): a fault, and its records still count.
-        disk.makeDirectoryErrno = EACCES
-        disk.failingErrno = EACCES
+        disk.makeDirectoryError = .permissionDenied
+        disk.failingError = .permissionDenied
         let w = Self.writer(disk, flushSeconds: 1)
         let recovery = w.open()
-        #expect(w.fault == TrackLogFault(step: .createDirectory, errno: EACCES))
+        #expect(w.fault == TrackLogFault(step: .createDirectory, error: .permissionDenied))
         #expect(recovery.records == 10 && w.nextSequence == 10)
         for i in 10..<15 { w.append(Self.record(i), nowNanoseconds: Int64(i - 10) * Self.second); w.service(nowNanoseconds: Int64(i - 10) * Self.second) }
         #expect(w.fault != nil)
         // Made writable: the waiting records go out after the old ones, with no gap and no sequence given twice.
-        disk.makeDirectoryErrno = 0
-        disk.failingErrno = 0
+        disk.makeDirectoryError = nil
+        disk.failingError = nil
         w.append(Self.record(15), nowNanoseconds: 10 * Self.second)
         w.service(nowNanoseconds: 10 * Self.second)
         #expect(w.fault == nil)

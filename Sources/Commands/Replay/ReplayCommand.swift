@@ -1,6 +1,6 @@
 import CBundledData
 import Console
-import Glibc
+import SystemCalls
 import NMEA
 import Puckd
 
@@ -48,7 +48,7 @@ public enum ReplayCommand {
             case .failure(let error): return error.status
             }
         }
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
 
         switch options.source {
         case .bundled:
@@ -56,14 +56,15 @@ public enum ReplayCommand {
             return replay(bytes, options: options, script: script)
         case .standardInput:
             var session = ReplaySession(options: options, script: script)
-            let status = readAll(fd: 0, name: "standard input", into: &session)
+            let status = readAll(fd: .standardInput, name: "standard input", into: &session)
             return status == ExitStatus.ok ? session.finish() : status
         case .file(let path):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            if fd < 0 { return openFailure(path: path, errno: errno) }
-            defer { close(fd) }
-            var info = stat()
-            if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            let fd: FileDescriptor
+            do throws(Errno) { fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) } catch {
+                return openFailure(path: path, error: error)
+            }
+            defer { try? fd.close() }
+            if let status = try? fd.status(), status.isDirectory {
                 StandardStreams.err("puckd replay: \(path) is a directory; give the path of an NMEA log file\n")
                 return ExitStatus.noInput
             }
@@ -88,15 +89,13 @@ public enum ReplayCommand {
     }
 
     /// Reads `fd` to the end through one fixed buffer.
-    private static func readAll(fd: Int32, name: String, into session: inout ReplaySession) -> Int32 {
+    private static func readAll(fd: FileDescriptor, name: String, into session: inout ReplaySession) -> Int32 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
         defer { buffer.deallocate() }
         while !session.outputClosed {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                StandardStreams.err("puckd replay: reading \(name) failed (\(reason)); check the device or file\n")
+            let n: Int
+            do throws(Errno) { n = try fd.read(into: buffer) } catch {
+                StandardStreams.err("puckd replay: reading \(name) failed (\(error.message)); check the device or file\n")
                 return ExitStatus.ioError
             }
             if n == 0 { break }
@@ -105,18 +104,18 @@ public enum ReplayCommand {
         return ExitStatus.ok
     }
 
-    private static func openFailure(path: String, errno code: Int32) -> Int32 {
+    private static func openFailure(path: String, error code: Errno) -> Int32 {
         switch code {
-        case ENOENT, ENOTDIR:
+        case .noSuchFileOrDirectory, .notADirectory:
             StandardStreams.err("puckd replay: \(path) does not exist; give the path of an NMEA log, '-' for "
                 + "standard input, or no FILE for the built-in drive\n")
             return ExitStatus.noInput
-        case EACCES, EPERM:
+        case .permissionDenied, .notPermitted:
             StandardStreams.err("puckd replay: no permission to read \(path); make it readable "
                 + "(chmod a+r \(path)) or run puckd as a user who may read it\n")
             return ExitStatus.permission
         default:
-            let reason = String(cString: strerror(code))
+            let reason = code.message
             StandardStreams.err("puckd replay: cannot open \(path) (\(reason)); check the path\n")
             return ExitStatus.noInput
         }

@@ -1,6 +1,5 @@
 import SystemCalls
 import Console
-import Glibc
 import Hardware
 import NMEA
 import Puckd
@@ -24,8 +23,8 @@ struct ReplaySession: ~Copyable {
     private(set) var outputClosed = false
     /// Bytes of fix, tracking or summary output that were not written; any is a failure (exit 74).
     private(set) var lostBytes = 0
-    /// errno of the failed write (EPIPE: the reader closed the pipe), 0 while writes succeed.
-    private var writeErrno: Int32 = 0
+    /// The error of the failed write (EPIPE: the reader closed the pipe), nil while writes succeed.
+    private var writeError: Errno? = nil
     /// Free room kept in the buffer before each record: a fix line (≈ 350 bytes of JSON with every
     /// field) or a tracking line fits many times over, so a record never overflows the buffer.
     static let recordReserveBytes = 4096
@@ -70,9 +69,8 @@ struct ReplaySession: ~Copyable {
             summary.append(" gaps, "); summary.append(uint: s.backwardJumps); summary.append(" backward time jumps\n")
         }
         lostBytes += summary.droppedBytes
-        let summaryWritten = summary.withBytes { StandardStreams.write(to: FileDescriptor(known: summaryFD), $0) }
-        if !summaryWritten {
-            if writeErrno == 0 { writeErrno = errno }
+        if let failed = summary.withBytes({ Self.write(to: FileDescriptor(known: summaryFD), $0) }) {
+            if writeError == nil { writeError = failed }
             lostBytes += summary.count
         }
         if lostBytes > 0 { return reportLostOutput() }
@@ -94,15 +92,15 @@ struct ReplaySession: ~Copyable {
     private func reportLostOutput() -> Int32 {
         let bytes = String(lostBytes) + " byte" + (lostBytes == 1 ? "" : "s")
         let fixes = String(printedFixes) + " fix" + (printedFixes == 1 ? "" : "es")
-        switch writeErrno {
-        case EPIPE:
+        switch writeError {
+        case .brokenPipe?:
             StandardStreams.err("puckd replay: the output was closed by its reader (EPIPE) before the end: "
                 + bytes + " of the " + fixes + "' output and summary were not written\n")
-        case 0:
+        case nil:
             StandardStreams.err("puckd replay: " + bytes + " of output were lost in puckd's output buffer (a bug: "
                 + "please report it with the log); the output is incomplete\n")
-        default:
-            StandardStreams.err("puckd replay: writing the output failed (" + Errno(rawValue: writeErrno).description
+        case let error?:
+            StandardStreams.err("puckd replay: writing the output failed (" + error.description
                 + "): " + bytes + " of the " + fixes + "' output and summary were not written; free space or "
                 + "give a writable destination\n")
         }
@@ -145,12 +143,16 @@ struct ReplaySession: ~Copyable {
             out.removeAll()
             return
         }
-        let ok = out.withBytes { StandardStreams.write(to: FileDescriptor(known: outputFD), $0) }
-        if !ok {
+        if let failed = out.withBytes({ Self.write(to: FileDescriptor(known: outputFD), $0) }) {
             outputClosed = true
-            writeErrno = errno
+            writeError = failed
             lostBytes += out.count          // the part of a failed write that got out is not known: all
         }
         out.removeAll()
+    }
+
+    /// Writes all of `bytes` (EINTR and short writes retried): nil, or the error that stopped it.
+    private static func write(to descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Errno? {
+        do throws(Errno) { try descriptor.writeAll(bytes); return nil } catch { return error }
     }
 }

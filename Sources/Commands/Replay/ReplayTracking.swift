@@ -1,5 +1,5 @@
 import Console
-import Glibc
+import SystemCalls
 import NMEA
 import Tracking
 
@@ -147,14 +147,7 @@ struct ReplayTracking: ~Copyable {
         return wallOriginNanoseconds + (driver.nextTickNanoseconds - coreOriginNanoseconds)
     }
 
-    private func monotonicNow() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    private func monotonicNow() -> Int64 { Int64(SystemClock.monotonicNanoseconds()) }
 
-    private func sleep(until due: Int64) {
-        var deadline = timespec(tv_sec: Int(due / 1_000_000_000), tv_nsec: Int(due % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
-    }
+    private func sleep(until due: Int64) { SystemClock.sleep(untilMonotonicNanoseconds: UInt64(max(0, due))) }
 }

@@ -1,7 +1,5 @@
 import SystemCalls
-import CLinux
 import Configuration
-import Glibc
 import NMEA
 import Puckd
 import TrackLog
@@ -89,9 +87,9 @@ public enum TrackCommand {
         switch TrackJournalReader(directory: directory, files: PosixTrackFiles()).segments() {
         case .success(let segments): return segments
         case .failure(let e):
-            let reason = String(cString: strerror(e.errno))
+            let reason = e.code.message
             StandardStreams.err("puckd track: cannot read the journal " + directory + " (" + reason + "); "
-                + (e.errno == ENOENT ? "nothing was recorded there yet: check [track] directory and [state] directory"
+                + (e.code == .noSuchFileOrDirectory ? "nothing was recorded there yet: check [track] directory and [state] directory"
                     : "make it readable for this user") + "\n")
             return nil
         }
@@ -155,7 +153,8 @@ public enum TrackCommand {
     }
 
     static func writeFailed() -> Int32 {
-        StandardStreams.err("puckd track: writing standard output failed (\(String(cString: strerror(errno)))); "
+        // The error the failed write left (StandardStreams.write says only that it failed).
+        StandardStreams.err("puckd track: writing standard output failed (\(Errno.current.message)); "
             + "check the disk or the reading program\n")
         return ExitStatus.ioError
     }

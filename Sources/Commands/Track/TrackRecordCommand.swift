@@ -1,9 +1,8 @@
 import CBundledData
-import CLinux
 import Configuration
-import Glibc
 import NMEA
 import Puckd
+import SystemCalls
 import TrackLog
 
 /// `puckd track record [FILE|-]`: an NMEA log through the location pipeline into the track journal,
@@ -28,7 +27,7 @@ enum TrackRecordCommand {
             }
         }
         func feed(_ bytes: UnsafeRawBufferPointer) {
-            let now = clinux_monotonic_ns()
+            let now = Int64(SystemClock.monotonicNanoseconds())
             writer.appendRaw(bytes, nowNanoseconds: now)
             pipeline.feed(bytes) { fix in
                 let heading = fix.trueHeadingDegrees.map { TrackHeading(degrees: $0, source: .gnssTrueHeading) } ?? TrackHeading()
@@ -38,17 +37,18 @@ enum TrackRecordCommand {
             sayFault()
         }
         if let input {
-            let fd = input == "-" ? 0 : open(input, O_RDONLY | O_CLOEXEC)
-            if fd < 0 {
-                StandardStreams.err("puckd track record: cannot open \(input) (\(String(cString: strerror(errno)))); "
+            let fd: FileDescriptor
+            do throws(Errno) {
+                fd = input == "-" ? .standardInput : try FileDescriptor.open(input, .readOnly, options: [.closeOnExec])
+            } catch {
+                StandardStreams.err("puckd track record: cannot open \(input) (\(error.message)); "
                     + "give an NMEA log, '-' for standard input, or nothing for the built-in drive\n")
                 return ExitStatus.noInput
             }
-            defer { if fd != 0 { close(fd) } }
+            defer { if fd != .standardInput { try? fd.close() } }
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
+                let n = (try? chunk.withUnsafeMutableBytes { buffer throws(Errno) in try fd.read(into: buffer) }) ?? 0
                 if n <= 0 { break }
                 chunk.withUnsafeBytes { feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             }
@@ -61,7 +61,7 @@ enum TrackRecordCommand {
                 offset += n
             }
         }
-        let now = clinux_monotonic_ns()
+        let now = Int64(SystemClock.monotonicNanoseconds())
         pipeline.finish { fix in
             let heading = fix.trueHeadingDegrees.map { TrackHeading(degrees: $0, source: .gnssTrueHeading) } ?? TrackHeading()
             writer.append(fix, heading: heading, nowNanoseconds: now)

@@ -1,5 +1,3 @@
-import CLinux
-import Glibc
 import SystemCalls
 
 /// Why the kernel PPS device could not be used. `description` says what to do.
@@ -13,7 +11,7 @@ public enum PPSDeviceError: Error, Equatable, CustomStringConvertible {
     /// The device cannot capture assert (rising) edges.
     case cannotCaptureAssert(path: String, capabilities: Int32)
     /// open or ioctl failed for another reason.
-    case failed(path: String, operation: String, errno: Int32)
+    case failed(path: String, operation: String, error: Errno)
 
     public var description: String {
         switch self {
@@ -29,7 +27,7 @@ public enum PPSDeviceError: Error, Equatable, CustomStringConvertible {
             return "\(path) cannot capture assert edges (capabilities 0x\(String(capabilities, radix: 16))): "
                 + "check the pps-gpio overlay parameters"
         case .failed(let path, let operation, let code):
-            return "\(operation) on \(path) failed: \(Errno(rawValue: code).description)"
+            return "\(operation) on \(path) failed: \(code.description)"
         }
     }
 }
@@ -58,30 +56,28 @@ public final class PPSDevice {
     /// The device path.
     public let path: String
     /// The open descriptor, for `poll()`.
-    public let descriptor: Int32
+    public let descriptor: FileDescriptor
     /// PPS_GETCAP capability bits (0x01 capture assert, 0x02 capture clear, …).
     public let capabilities: Int32
 
     /// Opens `path` read-only and checks it can capture assert edges.
     public init(path: String = "/dev/pps0") throws(PPSDeviceError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 {
-            let code = errno
-            switch code {
-            case ENOENT, ENODEV, ENXIO: throw .missing(path: path)
-            case EACCES, EPERM: throw .permissionDenied(path: path)
-            default: throw .failed(path: path, operation: "open", errno: code)
+        let fd: FileDescriptor
+        do throws(Errno) { fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking]) } catch {
+            switch error {
+            case .noSuchFileOrDirectory, .noSuchDevice, .noSuchDeviceOrAddress: throw .missing(path: path)
+            case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
+            default: throw .failed(path: path, operation: "open", error: error)
             }
         }
-        var mode: Int32 = 0
-        if clinux_pps_getcap(fd, &mode) != 0 {
-            let code = errno
-            Glibc.close(fd)
-            if code == ENOTTY || code == EINVAL { throw .notAPPSDevice(path: path) }
-            throw .failed(path: path, operation: "PPS_GETCAP", errno: code)
+        let mode: Int32
+        do throws(Errno) { mode = try fd.pulseCapabilities() } catch {
+            try? fd.close()
+            if error == .notATerminal || error == .invalidArgument { throw .notAPPSDevice(path: path) }
+            throw .failed(path: path, operation: "PPS_GETCAP", error: error)
         }
         if mode & 0x01 == 0 {
-            Glibc.close(fd)
+            try? fd.close()
             throw .cannotCaptureAssert(path: path, capabilities: mode)
         }
         self.path = path
@@ -89,21 +85,21 @@ public final class PPSDevice {
         self.capabilities = mode
     }
 
-    deinit { Glibc.close(descriptor) }
+    deinit { try? descriptor.close() }
 
     /// The last captured pulse (PPS_FETCH with a zero timeout).
     public func fetch() throws(PPSDeviceError) -> PPSReading {
-        var reading = clinux_pps_reading()
-        if clinux_pps_fetch(descriptor, &reading) != 0 {
-            throw .failed(path: path, operation: "PPS_FETCH", errno: errno)
+        do throws(Errno) {
+            let pulse = try descriptor.fetchPulse()
+            return PPSReading(assertSequence: pulse.assertSequence, assertRealtimeNanoseconds: pulse.assertRealtimeNanoseconds)
+        } catch {
+            throw .failed(path: path, operation: "PPS_FETCH", error: error)
         }
-        return PPSReading(assertSequence: reading.assert_sequence,
-                          assertRealtimeNanoseconds: reading.assert_realtime_ns)
     }
 
     /// PPS_GETCAP / PPS_FETCH request numbers of this platform (they encode the pointer size:
     /// 0x800870A3 / 0xC00870A4 on 64-bit, 0x800470A3 / 0xC00470A4 on 32-bit armhf).
     public static var ioctlRequests: (getCapabilities: UInt, fetch: UInt) {
-        (UInt(clinux_pps_getcap_request()), UInt(clinux_pps_fetch_request()))
+        FileDescriptor.pulseRequestNumbers
     }
 }

@@ -1,3 +1,4 @@
+import SystemCalls
 import TrackLog
 
 /// The track journal's files as the device uses them: the board's disk with the durable flush on the
@@ -13,7 +14,7 @@ public enum DeviceTrackFiles: TrackFileSystem {
         return nil
     }
 
-    public func makeDirectory(_ path: String) -> Int32 {
+    public func makeDirectory(_ path: String) -> Errno? {
         switch self { case .disk(let f): f.makeDirectory(path); case .simulated(let f): f.makeDirectory(path) }
     }
 
@@ -32,15 +33,15 @@ public enum DeviceTrackFiles: TrackFileSystem {
         }
     }
 
-    public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32) {
+    public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Errno?) {
         switch self { case .disk(let f): f.write(file, bytes); case .simulated(let f): f.write(file, bytes) }
     }
 
-    public func sync(_ file: TrackFileHandle) -> Int32 {
+    public func sync(_ file: TrackFileHandle) -> Errno? {
         switch self { case .disk(let f): f.sync(file); case .simulated(let f): f.sync(file) }
     }
 
-    public func truncate(_ file: TrackFileHandle, length: Int64) -> Int32 {
+    public func truncate(_ file: TrackFileHandle, length: Int64) -> Errno? {
         switch self { case .disk(let f): f.truncate(file, length: length); case .simulated(let f): f.truncate(file, length: length) }
     }
 
@@ -48,15 +49,15 @@ public enum DeviceTrackFiles: TrackFileSystem {
         switch self { case .disk(let f): f.close(file); case .simulated(let f): f.close(file) }
     }
 
-    public func remove(_ path: UnsafePointer<CChar>) -> Int32 {
+    public func remove(_ path: UnsafePointer<CChar>) -> Errno? {
         switch self { case .disk(let f): f.remove(path); case .simulated(let f): f.remove(path) }
     }
 
-    public func rename(_ from: String, _ to: String) -> Int32 {
+    public func rename(_ from: String, _ to: String) -> Errno? {
         switch self { case .disk(let f): f.rename(from, to); case .simulated(let f): f.rename(from, to) }
     }
 
-    public func syncDirectory(_ path: UnsafePointer<CChar>) -> Int32 {
+    public func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno? {
         switch self { case .disk(let f): f.syncDirectory(path); case .simulated(let f): f.syncDirectory(path) }
     }
 }

@@ -1,5 +1,4 @@
-import CLinux
-import Glibc
+import SystemCalls
 
 /// A simulated GPS receiver on a pseudo-terminal: it writes a log's epochs into the pty master at the
 /// times of a `SimulatedReplaySchedule`, and puckd reads the slave side with its real serial source
@@ -27,16 +26,16 @@ public final class SimulatedReceiver {
     public private(set) var laps = 0
     public private(set) var resynchronisations = 0
 
-    private let masterFD: Int32
-    private let slaveHoldFD: Int32
+    private let master: FileDescriptor
+    private let slaveHold: FileDescriptor
     private let log: UnsafeRawBufferPointer
     private let ownsLog: Bool
     private var next = 0
 
-    private init(masterFD: Int32, slaveHoldFD: Int32, slavePath: String, log: UnsafeRawBufferPointer, ownsLog: Bool,
+    private init(master: FileDescriptor, slaveHold: FileDescriptor, slavePath: String, log: UnsafeRawBufferPointer, ownsLog: Bool,
                  schedule: SimulatedReplaySchedule, loop: Bool, startNanoseconds: Int64) {
-        self.masterFD = masterFD
-        self.slaveHoldFD = slaveHoldFD
+        self.master = master
+        self.slaveHold = slaveHold
         self.slavePath = slavePath
         self.log = log
         self.ownsLog = ownsLog
@@ -47,8 +46,8 @@ public final class SimulatedReceiver {
     }
 
     deinit {
-        Glibc.close(masterFD)
-        Glibc.close(slaveHoldFD)
+        try? master.close()
+        try? slaveHold.close()
         if ownsLog { log.deallocate() }
     }
 
@@ -57,29 +56,27 @@ public final class SimulatedReceiver {
     /// `log` must outlive the receiver (the bundled drive).
     public static func open(log: UnsafeRawBufferPointer, takesOwnership: Bool, schedule: SimulatedReplaySchedule,
                             loop: Bool, startNanoseconds: Int64) throws(SimulatedReceiverError) -> SimulatedReceiver {
-        var name = [CChar](repeating: 0, count: 128)
-        let master = name.withUnsafeMutableBufferPointer { clinux_pty_open($0.baseAddress!, $0.count) }
-        if master < 0 {
+        let pty: (master: FileDescriptor, slavePath: String)
+        do throws(Errno) { pty = try FileDescriptor.openPseudoTerminal() } catch {
             if takesOwnership { log.deallocate() }
-            throw SimulatedReceiverError(operation: "opening a pseudo-terminal", errno: -master)
+            throw SimulatedReceiverError(operation: "opening a pseudo-terminal", error: error)
         }
-        let path = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // Keep the slave open ourselves (so the pty never hangs up while puckd reopens it) and raw (no echo).
-        let hold = Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        if hold < 0 {
-            let code = errno
-            Glibc.close(master)
+        let hold: FileDescriptor
+        do throws(Errno) {
+            hold = try FileDescriptor.open(pty.slavePath, .readWrite, options: [.noControllingTerminal, .closeOnExec])
+        } catch {
+            try? pty.master.close()
             if takesOwnership { log.deallocate() }
-            throw SimulatedReceiverError(operation: "opening " + path, errno: code)
+            throw SimulatedReceiverError(operation: "opening " + pty.slavePath, error: error)
         }
-        var settings = termios()
-        if tcgetattr(hold, &settings) == 0 {
-            cfmakeraw(&settings)
-            _ = tcsetattr(hold, TCSANOW, &settings)
+        if var settings = try? hold.terminalSettings() {
+            settings.makeRaw()
+            try? hold.setTerminalSettings(settings)
         }
-        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
-        return SimulatedReceiver(masterFD: master, slaveHoldFD: hold, slavePath: path, log: log, ownsLog: takesOwnership,
-                                 schedule: schedule, loop: loop, startNanoseconds: startNanoseconds)
+        try? pty.master.setNonBlocking(true)
+        return SimulatedReceiver(master: pty.master, slaveHold: hold, slavePath: pty.slavePath, log: log,
+                                 ownsLog: takesOwnership, schedule: schedule, loop: loop, startNanoseconds: startNanoseconds)
     }
 
     /// The schedule's index of the epoch sent next (at `deadlineNanoseconds`).
@@ -94,8 +91,9 @@ public final class SimulatedReceiver {
         while deadlineNanoseconds <= now && sent < 32 {
             let epoch = schedule.epochs[next]
             let length = epoch.end - epoch.start
-            let n = Glibc.write(masterFD, log.baseAddress! + epoch.start, length)
-            let written = max(0, n)
+            let bytes = UnsafeRawBufferPointer(rebasing: log[epoch.start..<epoch.end])
+            var written = 0
+            if case .processed(let n) = master.writeOutcome(bytes) { written = n }
             bytesSent += written
             bytesDropped += length - written
             epochsSent += 1
@@ -128,10 +126,10 @@ public final class SimulatedReceiver {
 /// The simulated receiver could not be set up.
 public struct SimulatedReceiverError: Error, Sendable, Equatable {
     public var operation: String
-    public var errno: Int32
+    public var error: Errno
 
     public var message: String {
-        operation + " failed (" + String(cString: strerror(errno)) + "): the simulated board needs /dev/ptmx "
+        operation + " failed (" + error.message + "): the simulated board needs /dev/ptmx "
             + "and /dev/pts (mount devpts)"
     }
 }

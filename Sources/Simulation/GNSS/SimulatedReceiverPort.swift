@@ -1,6 +1,5 @@
-import CLinux
-import Glibc
 import Hardware
+import SystemCalls
 
 /// A receiver twin on a pseudo-terminal: puckd opens `slavePath` with its real serial source (POSIX
 /// termios) and reads and writes it as it would a UART; the harness reads puckd's commands from the
@@ -18,58 +17,56 @@ public final class SimulatedReceiverPort {
     /// Bytes written to puckd and bytes the pty could not take.
     public private(set) var bytesSent = 0
     public private(set) var bytesDropped = 0
-    private let masterFD: Int32
-    private let slaveHoldFD: Int32
+    private let master: FileDescriptor
+    private let slaveHold: FileDescriptor
     private let buffer: UnsafeMutableRawBufferPointer
     private let converted: UnsafeMutableRawBufferPointer
 
     /// Opens a pty pair for `twin`.
     public init(twin: SimulatedGNSSReceiver) throws(SimulatedReceiverPortError) {
         self.twin = twin
-        var name = [CChar](repeating: 0, count: 128)
-        let master = name.withUnsafeMutableBufferPointer { clinux_pty_open($0.baseAddress!, $0.count) }
-        if master < 0 { throw SimulatedReceiverPortError(operation: "opening a pseudo-terminal", errno: -master) }
-        let path = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let hold = Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        if hold < 0 {
-            let code = errno
-            Glibc.close(master)
-            throw SimulatedReceiverPortError(operation: "opening " + path, errno: code)
+        let pty: (master: FileDescriptor, slavePath: String)
+        do throws(Errno) { pty = try FileDescriptor.openPseudoTerminal() } catch {
+            throw SimulatedReceiverPortError(operation: "opening a pseudo-terminal", error: error)
         }
-        var settings = termios()
-        if tcgetattr(hold, &settings) == 0 {
-            cfmakeraw(&settings)
-            _ = cfsetspeed(&settings, speed_t(B9600))
-            _ = tcsetattr(hold, TCSANOW, &settings)
+        let hold: FileDescriptor
+        do throws(Errno) {
+            hold = try FileDescriptor.open(pty.slavePath, .readWrite, options: [.noControllingTerminal, .closeOnExec])
+        } catch {
+            try? pty.master.close()
+            throw SimulatedReceiverPortError(operation: "opening " + pty.slavePath, error: error)
         }
-        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
-        masterFD = master
-        slaveHoldFD = hold
-        slavePath = path
+        if var settings = try? hold.terminalSettings() {
+            settings.makeRaw()
+            try? settings.setSpeed(bitsPerSecond: 9600)
+            try? hold.setTerminalSettings(settings)
+        }
+        try? pty.master.setNonBlocking(true)
+        master = pty.master
+        slaveHold = hold
+        slavePath = pty.slavePath
         buffer = .allocate(byteCount: 8192, alignment: 1)
         converted = .allocate(byteCount: 8192, alignment: 1)
     }
 
     deinit {
-        Glibc.close(masterFD)
-        Glibc.close(slaveHoldFD)
+        try? master.close()
+        try? slaveHold.close()
         buffer.deallocate()
         converted.deallocate()
     }
 
     /// The speed puckd's end of the line is set to, bits per second (0 when unreadable).
     public var portBaudRate: Int {
-        var settings = termios()
-        guard tcgetattr(masterFD, &settings) == 0 else { return 0 }
-        return SerialBaudRate.bitsPerSecond(termiosSpeed: cfgetospeed(&settings)) ?? 0
+        guard let settings = try? master.terminalSettings() else { return 0 }
+        return settings.outputBitsPerSecond ?? 0
     }
 
     /// Moves bytes both ways at `now`.
     public func service(nowNanoseconds now: Int64) {
         let port = portBaudRate
         while true {
-            let n = Glibc.read(masterFD, buffer.baseAddress, buffer.count)
-            if n <= 0 { break }
+            guard case .processed(let n) = master.readOutcome(into: buffer), n > 0 else { break }
             let input = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
             let m = SerialLineModel.received(input, transmitBaud: port, receiveBaud: twin.baudRate, into: converted)
             let bytes = UnsafeRawBufferPointer(rebasing: converted[0..<m])
@@ -81,7 +78,8 @@ public final class SimulatedReceiverPort {
         guard n > 0 else { return }
         let m = SerialLineModel.received(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), transmitBaud: rate,
                                          receiveBaud: port, into: converted)
-        let written = max(0, Glibc.write(masterFD, converted.baseAddress, m))
+        var written = 0
+        if case .processed(let n) = master.writeOutcome(UnsafeRawBufferPointer(rebasing: converted[0..<m])) { written = n }
         bytesSent += written
         bytesDropped += m - written
     }
@@ -93,9 +91,9 @@ public final class SimulatedReceiverPort {
 /// The pseudo-terminal of a receiver twin could not be set up.
 public struct SimulatedReceiverPortError: Error, Sendable, Equatable {
     public var operation: String
-    public var errno: Int32
+    public var error: Errno
 
     public var message: String {
-        operation + " failed (" + String(cString: strerror(errno)) + "): the receiver twins need /dev/ptmx and /dev/pts"
+        operation + " failed (" + error.message + "): the receiver twins need /dev/ptmx and /dev/pts"
     }
 }

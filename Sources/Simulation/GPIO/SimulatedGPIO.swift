@@ -1,5 +1,3 @@
-import CLinux
-import Glibc
 import SystemCalls
 import Hardware
 
@@ -46,7 +44,7 @@ public final class SimulatedGPIO: GPIOController {
         var isOutput: Bool
         var activeLow: Bool
         var bias: GPIOBias
-        var eventDescriptor: Int32
+        var eventDescriptor: FileDescriptor?
         var askedDebounce = false
         var debounceNanoseconds: Int64 = 0
         var debounceDeadline: Int64 = -1         // when the pending level is accepted; -1: none pending
@@ -107,8 +105,10 @@ public final class SimulatedGPIO: GPIOController {
 
     public func requestInput(_ configuration: GPIOInputConfiguration) throws(GPIOError) -> GPIOLineHandle {
         try checkRequest(configuration.offset)
-        let fd = clinux_gpio_eventfd()
-        if fd < 0 { throw .requestFailed(offset: configuration.offset, error: .current) }
+        let fd: FileDescriptor
+        do throws(Errno) { fd = try FileDescriptor.eventCounter() } catch {
+            throw .requestFailed(offset: configuration.offset, error: error)
+        }
         let offset = Int(configuration.offset)
         if externalDrive[offset] < 0 {                      // the bias sets an undriven line, silently
             if configuration.bias == .pullUp { physicalHigh[offset] = true }
@@ -136,7 +136,7 @@ public final class SimulatedGPIO: GPIOController {
     public func requestOutput(_ configuration: GPIOOutputConfiguration) throws(GPIOError) -> GPIOLineHandle {
         try checkRequest(configuration.offset)
         let handle = add(Requested(offset: configuration.offset, isOutput: true, activeLow: configuration.activeLow,
-                                   bias: .asIs, eventDescriptor: -1))
+                                   bias: .asIs, eventDescriptor: nil))
         record(handle.index, active: configuration.initiallyActive, at: nowNanoseconds, force: true)
         return handle
     }
@@ -150,7 +150,7 @@ public final class SimulatedGPIO: GPIOController {
 
     public func eventDescriptor(_ line: GPIOLineHandle) -> FileDescriptor? {
         guard !isClosed, line.index >= 0, line.index < requested.count else { return nil }
-        return FileDescriptor(rawValue: requested[line.index].eventDescriptor)
+        return requested[line.index].eventDescriptor
     }
 
     public func readEvents(_ line: GPIOLineHandle, into batch: inout GPIOEventBatch) throws(GPIOError) -> Int {
@@ -165,8 +165,7 @@ public final class SimulatedGPIO: GPIOController {
             moved += 1
         }
         if requested[index].queueCount == 0 {              // not readable any more
-            var counter: UInt64 = 0
-            _ = read(requested[index].eventDescriptor, &counter, 8)
+            requested[index].eventDescriptor?.drainEventCounter()
         }
         return moved
     }
@@ -176,7 +175,7 @@ public final class SimulatedGPIO: GPIOController {
         var i = 0
         while i < requested.count {
             if requested[i].isOutput { record(i, active: false, at: nowNanoseconds, force: false) }
-            if requested[i].eventDescriptor >= 0 { Glibc.close(requested[i].eventDescriptor) }
+            try? requested[i].eventDescriptor?.close()
             lineIndex[Int(requested[i].offset)] = -1
             i += 1
         }
@@ -317,8 +316,7 @@ public final class SimulatedGPIO: GPIOController {
         queue[index * Self.eventQueueCapacity + slot] = event
         requested[index].queueCount += 1
         if requested[index].queueCount == 1 {              // becomes readable
-            var one: UInt64 = 1
-            _ = write(requested[index].eventDescriptor, &one, 8)
+            requested[index].eventDescriptor?.signalEventCounter()
         }
     }
 

@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// The real track files with the durable flush on the flusher thread: writes, opens, truncates and
@@ -11,7 +10,7 @@ public struct FlushedTrackFiles: TrackFileSystem {
 
     public init(flusher: TrackFlusher) { self.flusher = flusher }
 
-    public func makeDirectory(_ path: String) -> Int32 { base.makeDirectory(path) }
+    public func makeDirectory(_ path: String) -> Errno? { base.makeDirectory(path) }
     public func list(_ directory: String) -> Result<[String], TrackIOError> { base.list(directory) }
     public func read(_ path: String) -> Result<[UInt8], TrackIOError> { base.read(path) }
 
@@ -19,30 +18,32 @@ public struct FlushedTrackFiles: TrackFileSystem {
         base.openAppending(path, create: create)
     }
 
-    public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32) {
+    public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Errno?) {
         base.write(file, bytes)
     }
 
-    /// Queues the fdatasync; returns the errno of an earlier one that failed (0: none so far).
-    public func sync(_ file: TrackFileHandle) -> Int32 {
+    /// Queues the fdatasync; returns the error of an earlier one that failed (nil: none so far).
+    public func sync(_ file: TrackFileHandle) -> Errno? {
         let earlier = flusher.takeError()
-        flusher.sync(file.rawValue)
+        flusher.sync(file)
         return earlier
     }
 
-    public func truncate(_ file: TrackFileHandle, length: Int64) -> Int32 { base.truncate(file, length: length) }
+    public func truncate(_ file: TrackFileHandle, length: Int64) -> Errno? { base.truncate(file, length: length) }
 
     /// The close runs after the syncs queued for the descriptor (its number is not reused before).
-    public func close(_ file: TrackFileHandle) { flusher.close(file.rawValue) }
+    public func close(_ file: TrackFileHandle) { flusher.close(file) }
 
-    public func remove(_ path: UnsafePointer<CChar>) -> Int32 { base.remove(path) }
-    public func rename(_ from: String, _ to: String) -> Int32 { base.rename(from, to) }
+    public func remove(_ path: UnsafePointer<CChar>) -> Errno? { base.remove(path) }
+    public func rename(_ from: String, _ to: String) -> Errno? { base.rename(from, to) }
 
     /// Opens the directory here and queues its fsync and close.
-    public func syncDirectory(_ path: UnsafePointer<CChar>) -> Int32 {
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd < 0 { return errno }
-        flusher.sync(fd, closing: true)
-        return 0
+    public func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno? {
+        do throws(Errno) {
+            flusher.sync(try FileDescriptor.open(path, .readOnly, options: PosixTrackFiles.directory), closing: true)
+            return nil
+        } catch {
+            return error
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemCalls
 import SystemCalls
 
 /// The simulated twin of the board's file system for the track journal: files in memory, each with the
@@ -19,12 +19,12 @@ public final class SimulatedTrackFiles: TrackFileSystem {
     public var capacityBytes = Int.max
     /// Every open for writing, write, truncate and remove fails with EROFS.
     public var readOnly = false
-    /// Every write and sync fails with this errno (0: none).
-    public var failingErrno: Int32 = 0
-    /// Every sync fails with this errno and makes nothing durable (0: none): power is being cut.
-    public var syncErrno: Int32 = 0
-    /// `makeDirectory` fails with this errno (0: none): an existing directory puckd may not write.
-    public var makeDirectoryErrno: Int32 = 0
+    /// Every write and sync fails with this error (nil: none).
+    public var failingError: Errno? = nil
+    /// Every sync fails with this error and makes nothing durable (nil: none): power is being cut.
+    public var syncError: Errno? = nil
+    /// `makeDirectory` fails with this error (nil: none): an existing directory puckd may not write.
+    public var makeDirectoryError: Errno? = nil
     /// Calls of `sync`, for the tests.
     public private(set) var syncCount = 0
 
@@ -51,29 +51,29 @@ public final class SimulatedTrackFiles: TrackFileSystem {
         handles = [:]
     }
 
-    public func makeDirectory(_ path: String) -> Int32 {
-        if makeDirectoryErrno != 0 { return makeDirectoryErrno }
-        if readOnly && !directories.contains(path) { return EROFS }
+    public func makeDirectory(_ path: String) -> Errno? {
+        if let makeDirectoryError { return makeDirectoryError }
+        if readOnly && !directories.contains(path) { return .readOnlyFileSystem }
         directories.insert(path)
-        return 0
+        return nil
     }
 
     public func list(_ directory: String) -> Result<[String], TrackIOError> {
-        guard directories.contains(directory) else { return .failure(TrackIOError(errno: ENOENT)) }
+        guard directories.contains(directory) else { return .failure(TrackIOError(.noSuchFileOrDirectory)) }
         let prefix = directory + "/"
         return .success(files.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
     }
 
     public func read(_ path: String) -> Result<[UInt8], TrackIOError> {
-        guard let file = files[path] else { return .failure(TrackIOError(errno: ENOENT)) }
+        guard let file = files[path] else { return .failure(TrackIOError(.noSuchFileOrDirectory)) }
         return .success(file.bytes)
     }
 
     public func openAppending(_ path: UnsafePointer<CChar>, create: Bool) -> Result<TrackFileHandle, TrackIOError> {
         let name = String(cString: path)
-        if readOnly { return .failure(TrackIOError(errno: EROFS)) }
+        if readOnly { return .failure(TrackIOError(.readOnlyFileSystem)) }
         if files[name] == nil {
-            guard create else { return .failure(TrackIOError(errno: ENOENT)) }
+            guard create else { return .failure(TrackIOError(.noSuchFileOrDirectory)) }
             files[name] = File()
         }
         let handle = nextHandle
@@ -82,47 +82,47 @@ public final class SimulatedTrackFiles: TrackFileSystem {
         return .success(TrackFileHandle(known: handle))
     }
 
-    public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32) {
-        guard let name = handles[file.rawValue] else { return (0, EBADF) }
-        if readOnly { return (0, EROFS) }
-        if failingErrno != 0 { return (0, failingErrno) }
+    public func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Errno?) {
+        guard let name = handles[file.rawValue] else { return (0, .badFileDescriptor) }
+        if readOnly { return (0, .readOnlyFileSystem) }
+        if let failingError { return (0, failingError) }
         let room = max(0, capacityBytes - usedBytes)
         let n = min(room, bytes.count)
         files[name]!.bytes.append(contentsOf: bytes[0..<n])
-        return (n, n < bytes.count ? ENOSPC : 0)
+        return (n, n < bytes.count ? .noSpace : nil)
     }
 
-    public func sync(_ file: TrackFileHandle) -> Int32 {
-        guard let name = handles[file.rawValue] else { return EBADF }
-        if failingErrno != 0 { return failingErrno }
-        if syncErrno != 0 { return syncErrno }
+    public func sync(_ file: TrackFileHandle) -> Errno? {
+        guard let name = handles[file.rawValue] else { return .badFileDescriptor }
+        if let failingError { return failingError }
+        if let syncError { return syncError }
         syncCount += 1
         files[name]!.durableCount = files[name]!.bytes.count
-        return 0
+        return nil
     }
 
-    public func truncate(_ file: TrackFileHandle, length: Int64) -> Int32 {
-        guard let name = handles[file.rawValue] else { return EBADF }
-        if readOnly { return EROFS }
+    public func truncate(_ file: TrackFileHandle, length: Int64) -> Errno? {
+        guard let name = handles[file.rawValue] else { return .badFileDescriptor }
+        if readOnly { return .readOnlyFileSystem }
         let n = Int(length)
         if n < files[name]!.bytes.count { files[name]!.bytes.removeLast(files[name]!.bytes.count - n) }
         files[name]!.durableCount = min(files[name]!.durableCount, n)
-        return 0
+        return nil
     }
 
     public func close(_ file: TrackFileHandle) { handles[file.rawValue] = nil }
 
-    public func remove(_ path: UnsafePointer<CChar>) -> Int32 {
-        if readOnly { return EROFS }
-        return files.removeValue(forKey: String(cString: path)) == nil ? ENOENT : 0
+    public func remove(_ path: UnsafePointer<CChar>) -> Errno? {
+        if readOnly { return .readOnlyFileSystem }
+        return files.removeValue(forKey: String(cString: path)) == nil ? .noSuchFileOrDirectory : nil
     }
 
-    public func rename(_ from: String, _ to: String) -> Int32 {
-        if readOnly { return EROFS }
-        guard let file = files.removeValue(forKey: from) else { return ENOENT }
+    public func rename(_ from: String, _ to: String) -> Errno? {
+        if readOnly { return .readOnlyFileSystem }
+        guard let file = files.removeValue(forKey: from) else { return .noSuchFileOrDirectory }
         files[to] = file
-        return 0
+        return nil
     }
 
-    public func syncDirectory(_ path: UnsafePointer<CChar>) -> Int32 { 0 }
+    public func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno? { nil }
 }

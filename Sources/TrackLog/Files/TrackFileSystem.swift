@@ -5,11 +5,11 @@ public typealias TrackFileHandle = FileDescriptor
 
 /// The file operations the track journal needs, so the writer runs against real files
 /// (`PosixTrackFiles`) and against a simulated disk that can fill up, turn read-only or lose power
-/// (`SimulatedTrackFiles`). Errors are errno values. The per-flush operations take C paths from the
+/// (`SimulatedTrackFiles`). Errors are SystemCalls' `Errno` (nil: it worked). The per-flush operations take C paths from the
 /// writer's fixed buffers and allocate nothing in the real implementation.
 public protocol TrackFileSystem {
-    /// Creates the directory (and missing parents); 0 or errno. Start-up only.
-    func makeDirectory(_ path: String) -> Int32
+    /// Creates the directory (and missing parents); nil or the error. Start-up only.
+    func makeDirectory(_ path: String) -> Errno?
     /// Names of the entries of a directory. Start-up and the reader only.
     func list(_ directory: String) -> Result<[String], TrackIOError>
     /// The whole file. Start-up and the reader only.
@@ -17,22 +17,22 @@ public protocol TrackFileSystem {
     /// Opens for appending, creating it (mode 0644) when `create`.
     func openAppending(_ path: UnsafePointer<CChar>, create: Bool) -> Result<TrackFileHandle, TrackIOError>
     /// Writes all of `bytes` (retrying short writes and EINTR); how many were written before an error.
-    func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Int32)
-    /// fsync; 0 or errno.
-    func sync(_ file: TrackFileHandle) -> Int32
-    /// Cuts the file to `length` bytes; 0 or errno.
-    func truncate(_ file: TrackFileHandle, length: Int64) -> Int32
+    func write(_ file: TrackFileHandle, _ bytes: UnsafeRawBufferPointer) -> (written: Int, error: Errno?)
+    /// fsync; nil or the error.
+    func sync(_ file: TrackFileHandle) -> Errno?
+    /// Cuts the file to `length` bytes; nil or the error.
+    func truncate(_ file: TrackFileHandle, length: Int64) -> Errno?
     func close(_ file: TrackFileHandle)
-    /// unlink; 0 or errno.
-    func remove(_ path: UnsafePointer<CChar>) -> Int32
-    /// rename; 0 or errno.
-    func rename(_ from: String, _ to: String) -> Int32
-    /// fsync of the directory (after creating or removing a segment); 0 or errno.
-    func syncDirectory(_ path: UnsafePointer<CChar>) -> Int32
+    /// unlink; nil or the error.
+    func remove(_ path: UnsafePointer<CChar>) -> Errno?
+    /// rename; nil or the error.
+    func rename(_ from: String, _ to: String) -> Errno?
+    /// fsync of the directory (after creating or removing a segment); nil or the error.
+    func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno?
 }
 
-/// An errno from a track file operation, with the path it concerned.
+/// The error of a track file operation (a listing or a read the reader makes, an open).
 public struct TrackIOError: Error, Sendable, Equatable {
-    public var errno: Int32
-    public init(errno: Int32) { self.errno = errno }
+    public var code: Errno
+    public init(_ code: Errno) { self.code = code }
 }

@@ -1,5 +1,5 @@
-import Glibc
 import Synchronization
+import SystemCalls
 
 /// The journal's flusher thread: the durable part of a flush (fdatasync of a segment, fsync of the
 /// directory, and the close that must follow them) runs here, off the loop's thread. The loop hands
@@ -11,22 +11,22 @@ public final class TrackFlusher: @unchecked Sendable {
     struct Request {
         enum Kind: UInt8 { case sync, syncAndClose, close, mark, stop }
         var kind: Kind
-        var descriptor: Int32
+        var descriptor: FileDescriptor?
         var sequence: UInt64
     }
 
     /// Requests the ring holds; a full ring makes the loop wait (the disk is many flushes behind).
     public static let capacity = 64
     private let ring: UnsafeMutablePointer<Request>
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let wake: UnsafeMutablePointer<pthread_cond_t>
-    private let room: UnsafeMutablePointer<pthread_cond_t>
+    /// The ring's mutex; condition `wake` (a request arrived) and `room` (one was taken).
+    private let lock = ThreadLock(conditionCount: 2)
+    private static let wake = 0, room = 1
     private var head = 0
     private var count = 0
-    private var thread = pthread_t()
-    private var running = false
+    private var thread: WorkerThread?
+    private var running: Bool { thread != nil }
 
-    /// The errno of the last failed sync not yet taken by the loop (0: none).
+    /// The error number of the last failed sync not yet taken by the loop (0: none).
     private let pendingError = Atomic<Int32>(0)
     /// The highest sequence made durable (a `mark` reached with no failed sync since the last one),
     /// plus one; 0 while none.
@@ -44,31 +44,15 @@ public final class TrackFlusher: @unchecked Sendable {
     /// requests run on the caller's thread (`isThreaded` false; said in the start-up report).
     public init() {
         ring = .allocate(capacity: Self.capacity)
-        mutex = .allocate(capacity: 1)
-        wake = .allocate(capacity: 1)
-        room = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(wake, nil)
-        pthread_cond_init(room, nil)
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, 64 << 10)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        running = pthread_create(&thread, &attributes, { context in
+        thread = try? WorkerThread.start(stackBytes: 64 << 10, context: context) { context in
             Unmanaged<TrackFlusher>.fromOpaque(context!).takeUnretainedValue().serve()
             return nil
-        }, context) == 0
-        pthread_attr_destroy(&attributes)
+        }
     }
 
     deinit {
         stop()
-        pthread_cond_destroy(room)
-        pthread_cond_destroy(wake)
-        pthread_mutex_destroy(mutex)
-        room.deallocate()
-        wake.deallocate()
-        mutex.deallocate()
         ring.deallocate()
     }
 
@@ -76,18 +60,21 @@ public final class TrackFlusher: @unchecked Sendable {
     public var isThreaded: Bool { running }
 
     /// Queues an fdatasync of `descriptor` (and its close after it when `closing`).
-    public func sync(_ descriptor: Int32, closing: Bool = false) {
+    public func sync(_ descriptor: FileDescriptor, closing: Bool = false) {
         submit(Request(kind: closing ? .syncAndClose : .sync, descriptor: descriptor, sequence: 0))
     }
 
     /// Queues the close of `descriptor` after the syncs queued before it.
-    public func close(_ descriptor: Int32) { submit(Request(kind: .close, descriptor: descriptor, sequence: 0)) }
+    public func close(_ descriptor: FileDescriptor) { submit(Request(kind: .close, descriptor: descriptor, sequence: 0)) }
 
     /// Queues "every record up to `sequence` is on disk once the syncs before this are done".
-    public func mark(durableThrough sequence: UInt64) { submit(Request(kind: .mark, descriptor: -1, sequence: sequence)) }
+    public func mark(durableThrough sequence: UInt64) { submit(Request(kind: .mark, descriptor: nil, sequence: sequence)) }
 
-    /// The errno of a failed sync since the last call (0: none); the loop reports it as the fault.
-    public func takeError() -> Int32 { pendingError.exchange(0, ordering: .acquiringAndReleasing) }
+    /// The error of a failed sync since the last call (nil: none); the loop reports it as the fault.
+    public func takeError() -> Errno? {
+        let code = pendingError.exchange(0, ordering: .acquiringAndReleasing)
+        return code == 0 ? nil : Errno(rawValue: code)
+    }
 
     /// The highest sequence number known durable, nil while none.
     public var durableSequence: UInt64? {
@@ -104,9 +91,9 @@ public final class TrackFlusher: @unchecked Sendable {
     /// Runs every queued request, then ends the thread (shutdown: the caller returns once all is durable).
     public func stop() {
         guard running else { return }
-        submit(Request(kind: .stop, descriptor: -1, sequence: 0))
-        pthread_join(thread, nil)
-        running = false
+        submit(Request(kind: .stop, descriptor: nil, sequence: 0))
+        thread?.join()
+        thread = nil
     }
 
     private func submit(_ request: Request) {
@@ -114,24 +101,24 @@ public final class TrackFlusher: @unchecked Sendable {
             execute(request)
             return
         }
-        pthread_mutex_lock(mutex)
+        lock.lock()
         if count == Self.capacity {
             waits.add(1, ordering: .relaxed)
-            while count == Self.capacity { pthread_cond_wait(room, mutex) }
+            while count == Self.capacity { lock.wait(onCondition: Self.room) }
         }
         ring[(head + count) % Self.capacity] = request
         count += 1
-        pthread_cond_signal(wake)
-        pthread_mutex_unlock(mutex)
+        lock.signal(condition: Self.wake)
+        lock.unlock()
     }
 
     /// The thread: takes requests in order and runs them outside the lock.
     private func serve() {
         while true {
-            pthread_mutex_lock(mutex)
-            while count == 0 { pthread_cond_wait(wake, mutex) }
+            lock.lock()
+            while count == 0 { lock.wait(onCondition: Self.wake) }
             let request = ring[head]
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             if request.kind == .stop {
                 take()
                 return
@@ -143,35 +130,39 @@ public final class TrackFlusher: @unchecked Sendable {
 
     /// Removes the request just run (after running it, so a full ring means "not yet durable").
     private func take() {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         head = (head + 1) % Self.capacity
         count -= 1
-        pthread_cond_signal(room)
-        pthread_mutex_unlock(mutex)
+        lock.signal(condition: Self.room)
+        lock.unlock()
     }
 
     private func execute(_ request: Request) {
         switch request.kind {
         case .sync, .syncAndClose:
-            var start = timespec(), end = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &start)
-            var result: Int32
-            repeat { result = fdatasync(request.descriptor) } while result != 0 && errno == EINTR
-            // A directory cannot be fdatasync'ed on every file system; fsync it.
-            if result != 0 && errno == EINVAL { result = fsync(request.descriptor) }
-            let failure = result == 0 ? 0 : errno
-            clock_gettime(CLOCK_MONOTONIC, &end)
-            let took = Int64(end.tv_sec - start.tv_sec) * 1_000_000_000 + Int64(end.tv_nsec - start.tv_nsec)
+            guard let descriptor = request.descriptor else { return }
+            let start = SystemClock.monotonicNanoseconds()
+            var failure: Errno? = nil
+            do throws(Errno) {
+                try descriptor.syncData()
+            } catch {
+                failure = error
+                // A directory cannot be fdatasync'ed on every file system; fsync it.
+                if error == .invalidArgument {
+                    do throws(Errno) { try descriptor.sync(); failure = nil } catch { failure = error }
+                }
+            }
+            let took = Int64(bitPattern: SystemClock.monotonicNanoseconds() &- start)
             syncs.add(1, ordering: .relaxed)
             if took > longestSync.load(ordering: .relaxed) { longestSync.store(took, ordering: .relaxed) }
-            if failure != 0 {
+            if let failure {
                 failedSyncs.add(1, ordering: .relaxed)
                 failedSinceMark = true
-                pendingError.store(failure, ordering: .releasing)
+                pendingError.store(failure.rawValue, ordering: .releasing)
             }
-            if request.kind == .syncAndClose { _ = Glibc.close(request.descriptor) }
+            if request.kind == .syncAndClose { try? descriptor.close() }
         case .close:
-            _ = Glibc.close(request.descriptor)
+            try? request.descriptor?.close()
         case .mark:
             if !failedSinceMark, request.sequence &+ 1 > durableEnd.load(ordering: .relaxed) {
                 durableEnd.store(request.sequence &+ 1, ordering: .releasing)

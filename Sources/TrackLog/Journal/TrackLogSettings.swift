@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// How the track journal is written: where, how often it is made durable, how large it may grow, and
 /// whether the raw NMEA is kept beside the records (from `[track]`, docs/track-log.md §3).
 public struct TrackLogSettings: Sendable, Equatable {
@@ -29,23 +31,24 @@ public struct TrackLogSettings: Sendable, Equatable {
     }
 }
 
-/// What went wrong with the journal's disk: the errno and the step. The loop goes on; records wait in
+/// What went wrong with the journal's disk: the error and the step. The loop goes on; records wait in
 /// the buffer (and are counted as lost when it is full) until a flush succeeds again.
 public struct TrackLogFault: Sendable, Equatable {
     /// The disk operation that failed.
     public enum Step: UInt8, Sendable, Equatable { case createDirectory, createSegment, write, sync }
     public var step: Step
-    public var errno: Int32
+    public var error: Errno
 
     /// One sentence for the log: what failed and what to do.
     public func message(directory: String) -> String {
         let reason: String
-        switch errno {
-        case 28: reason = "the disk is full (ENOSPC): free space or lower [track] max_size_mb"
-        case 30: reason = "the file system is read-only (EROFS): remount it read-write or set [track] directory elsewhere"
-        case 13, 1: reason = "permission denied: make " + directory + " writable for puckd's user"
-        case 2: reason = "the directory is missing (ENOENT): create it or restart puckd"
-        default: reason = "errno \(errno): check the disk (dmesg)"
+        switch error {
+        case .noSpace: reason = "the disk is full (ENOSPC): free space or lower [track] max_size_mb"
+        case .readOnlyFileSystem:
+            reason = "the file system is read-only (EROFS): remount it read-write or set [track] directory elsewhere"
+        case .permissionDenied, .notPermitted: reason = "permission denied: make " + directory + " writable for puckd's user"
+        case .noSuchFileOrDirectory: reason = "the directory is missing (ENOENT): create it or restart puckd"
+        default: reason = error.description + ": check the disk (dmesg)"
         }
         let what: String
         switch step {

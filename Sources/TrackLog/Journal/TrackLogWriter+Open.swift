@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// What the writer found and repaired at start-up (docs/track-log.md §5), for the start-up report.
 public struct TrackLogRecovery: Sendable, Equatable {
     /// Segments in the journal and the records in them.
@@ -28,11 +30,10 @@ extension TrackLogWriter {
     public func open() -> TrackLogRecovery {
         var report = TrackLogRecovery()
         let directory = settings.directory
-        let made = files.makeDirectory(directory)
-        if made != 0 {
+        if let made = files.makeDirectory(directory) {
             // Still read what is there: when the directory becomes writable later, the sequence goes on
             // after its records instead of starting again at 0 beside them.
-            setFault(TrackLogFault(step: .createDirectory, errno: made))
+            setFault(TrackLogFault(step: .createDirectory, error: made))
         }
         var names: [TrackSegmentName] = []
         if case .success(let entries) = files.list(directory) {
@@ -47,7 +48,7 @@ extension TrackLogWriter {
                 // Its name still tells where its records were: their sequence numbers are not given again.
                 let slots = UInt64(max(0, bytes.count - TrackSegmentHeader.byteCount) / TrackRecord.byteCount)
                 nextSequence = max(nextSequence, name.firstSequence &+ slots)
-                if files.rename(path, path + ".corrupt") == 0 {
+                if files.rename(path, path + ".corrupt") == nil {
                     report.segmentsMovedAside += 1
                     report.lines.append("track: " + fileName + " moved aside to " + fileName + ".corrupt: " + why.reason)
                 }
@@ -59,7 +60,7 @@ extension TrackLogWriter {
                 report.tailBytesCut += scan.tailBytes
                 report.lines.append("track: " + fileName + ": a torn or corrupt tail of \(scan.tailBytes) bytes after record "
                     + (scan.lastSequence.map { String($0) } ?? "none") + " was "
-                    + (cut == 0 ? "cut off" : "found but could not be cut (errno \(cut)); readers skip it"))
+                    + (cut.map { "found but could not be cut (" + $0.description + "); readers skip it" } ?? "cut off"))
             }
             if scan.damagedRecords > 0 {
                 report.damagedRecords += scan.damagedRecords
@@ -89,15 +90,14 @@ extension TrackLogWriter {
         return report
     }
 
-    /// Truncates a segment to its valid part and makes that durable; 0 or errno.
-    private func cutTail(path: String, keeping length: Int) -> Int32 {
+    /// Truncates a segment to its valid part and makes that durable; nil or the error.
+    private func cutTail(path: String, keeping length: Int) -> Errno? {
         let opened = path.withCString { files.openAppending($0, create: false) }
         guard case .success(let handle) = opened else {
-            if case .failure(let e) = opened { return e.errno }
-            return 0
+            if case .failure(let e) = opened { return e.code }
+            return nil
         }
         defer { files.close(handle) }
-        let t = files.truncate(handle, length: Int64(length))
-        return t != 0 ? t : files.sync(handle)
+        return files.truncate(handle, length: Int64(length)) ?? files.sync(handle)
     }
 }

@@ -1,4 +1,5 @@
 import NMEA
+import SystemCalls
 
 /// The track journal's writer: fixes are encoded into a preallocated buffer as they arrive (`append`,
 /// memory only, never a syscall unless the buffer is full), and written to the current segment and
@@ -169,10 +170,10 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[(done * TrackRecord.byteCount)..<(end * TrackRecord.byteCount)])
             let (written, error) = files.write(current!, chunk)
-            if error != 0 {
+            if let error {
                 // Cut a partial record off, so the file stays a whole number of records.
                 if written > 0 { _ = files.truncate(current!, length: segments.newest.pointee.trackBytes) }
-                failure = TrackLogFault(step: .write, errno: error)
+                failure = TrackLogFault(step: .write, error: error)
                 break
             }
             segments.newest.pointee.trackBytes += Int64(written)
@@ -180,8 +181,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             done = end
         }
         if failure == nil, let current {
-            let error = files.sync(current)
-            if error != 0 { failure = TrackLogFault(step: .sync, errno: error) }
+            if let error = files.sync(current) { failure = TrackLogFault(step: .sync, error: error) }
         }
         if done > 0 {
             let rest = pendingCount - done
@@ -215,15 +215,14 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             rawBuffer.baseAddress!.copyMemory(from: rawBuffer.baseAddress! + written, byteCount: rawPending - written)
         }
         rawPending -= written
-        if error != 0 { return TrackLogFault(step: .write, errno: error) }
-        let s = files.sync(raw)
-        return s == 0 ? nil : TrackLogFault(step: .sync, errno: s)
+        if let error { return TrackLogFault(step: .write, error: error) }
+        return files.sync(raw).map { TrackLogFault(step: .sync, error: $0) }
     }
 
-    /// Sets the fault; a change of errno (or set / cleared) counts as a change to say, another step
-    /// failing with the same errno does not.
+    /// Sets the fault; a change of error (or set / cleared) counts as a change to say, another step
+    /// failing with the same error does not.
     func setFault(_ new: TrackLogFault?) {
-        if new?.errno != fault?.errno { faultChanges &+= 1 }
+        if new?.error != fault?.error { faultChanges &+= 1 }
         fault = new
     }
 
@@ -264,7 +263,7 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             resumable = nil
             switch files.openAppending(path(resume.name, raw: false), create: false) {
             case .success(let handle): current = handle
-            case .failure(let e): return TrackLogFault(step: .createSegment, errno: e.errno)
+            case .failure(let e): return TrackLogFault(step: .createSegment, error: e.code)
             }
             if settings.rawNMEA, case .success(let handle) = files.openAppending(path(resume.name, raw: true), create: true) {
                 currentRaw = handle
@@ -278,19 +277,19 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
         let handle: TrackFileHandle
         switch files.openAppending(path(name, raw: false), create: true) {
         case .success(let h): handle = h
-        case .failure(let e): return TrackLogFault(step: .createSegment, errno: e.errno)
+        case .failure(let e): return TrackLogFault(step: .createSegment, error: e.code)
         }
         // The header, written and made durable with the directory entry before any record.
         var headerBytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let error: Int32 = withUnsafeMutableBytes(of: &headerBytes) { raw in
+        let failed: Errno? = withUnsafeMutableBytes(of: &headerBytes) { raw in
             TrackSegmentHeader(utcDay: day, firstSequence: firstSequence).encode(into: raw)
             let (_, e) = files.write(handle, UnsafeRawBufferPointer(raw))
-            return e != 0 ? e : files.sync(handle)
+            return e ?? files.sync(handle)
         }
-        if error != 0 {
+        if let error = failed {
             _ = files.remove(path(name, raw: false))
             files.close(handle)
-            return TrackLogFault(step: .createSegment, errno: error)
+            return TrackLogFault(step: .createSegment, error: error)
         }
         _ = files.syncDirectory(directoryPath())
         current = handle
