@@ -9,7 +9,7 @@ SWIFT        ?= swift
 # mosquitto and mosquitto-clients for the fleet area's broker, consumer and peer).
 BUILD_PKGS   := libserialport-dev libgpiod-dev libcrypt-dev libssl-dev pkg-config
 TEST_PKGS    := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-gps debian-archive-keyring gcc libc6-dev libxml2-utils \
-                gcc-aarch64-linux-gnu libc6-dev-arm64-cross mosquitto mosquitto-clients nginx-light chrony systemd openssl
+                gcc-aarch64-linux-gnu libc6-dev-arm64-cross mosquitto mosquitto-clients nginx-light chrony systemd openssl tmux
 BENCH_PKGS   := $(BUILD_PKGS) python3 xz-utils gpsd gpsd-clients python3-pip python3-venv time valgrind binutils mosquitto mosquitto-clients
 # The Debian package (make deb, and make test, which installs it): debhelper and dpkg-dev build it,
 # lintian checks it (man-db for its manual page checks), systemd's systemd-analyze verifies the unit.

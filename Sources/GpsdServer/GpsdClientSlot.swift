@@ -33,6 +33,8 @@ struct GpsdClientSlot {
     var reader = GpsdCommandReader()
     var watch = GpsdWatchFlags()
     var connectedAtNanoseconds: Int64 = 0
+    /// The peer's address ("127.0.0.1:40312", "[::1]:40312", "unix").
+    var peer = GpsdShortText()
     /// Offset of the first queued byte within the slot's region, and the number queued.
     var queueHead = 0
     var queueCount = 0
@@ -52,6 +54,8 @@ public struct GpsdClientInfo: Sendable, Equatable {
     public var transport: GpsdClientTransport
     public var watch: GpsdWatchFlags
     public var connectedAtNanoseconds: Int64
+    /// The peer's address ("127.0.0.1:40312", "[::1]:40312", "unix").
+    public var peer: GpsdShortText
     public var queuedBytes: Int
     public var counters: GpsdClientCounters
 }

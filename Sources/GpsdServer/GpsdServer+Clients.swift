@@ -33,6 +33,10 @@ extension GpsdServer {
             slots[slot].serial = serial
             if case .unix = listener.address { slots[slot].transport = .unix }
             slots[slot].connectedAtNanoseconds = now
+            withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { buffer in
+                let n = Socket.peerName(fd, into: buffer)
+                slots[slot].peer = GpsdShortText(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            }
             EventPoll.control(pollDescriptor, .add, fd, writable: false, token: Self.clientToken(slot, serial: serial))
             counters.accepted &+= 1
             opened += 1

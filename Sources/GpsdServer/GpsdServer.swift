@@ -102,7 +102,7 @@ public final class GpsdServer {
         guard slot >= 0, slot < slots.count, slots[slot].isOpen else { return nil }
         let s = slots[slot]
         return GpsdClientInfo(slot: slot, serial: s.serial, transport: s.transport, watch: s.watch,
-                              connectedAtNanoseconds: s.connectedAtNanoseconds, queuedBytes: s.queueCount, counters: s.counters)
+                              connectedAtNanoseconds: s.connectedAtNanoseconds, peer: s.peer, queuedBytes: s.queueCount, counters: s.counters)
     }
 
     /// One wake-up: accepts, reads and answers requests, writes what clients can take. Call it when

@@ -194,7 +194,7 @@ struct CommandParserTests {
         #expect(command("watch events 2") == .watch(.events(count: 10), hertz: 2))
         for name in ["gps", "heading", "puck", "camera", "leds", "stats"] { #expect(command("watch \(name)") != nil) }
         #expect(message("watch") == "watch: missing the view to watch (status, gps, …); usage: watch CMD [HZ]")
-        #expect(message("watch mode") == "watch: 'mode' cannot be watched; watch one of status, gps, sats, heading, puck, camera, leds, stats, events, nmea, track, uplink")
+        #expect(message("watch mode") == "watch: 'mode' cannot be watched; watch one of status, gps, sats, heading, puck, camera, leds, stats, events, nmea, track, uplink, server")
         #expect(message("watch stauts") == "watch: unknown command 'stauts'; did you mean 'status'? Type 'help' for the list.")
         #expect(message("watch status 61") == "watch: 61 is out of range, allowed 0.1…60 Hz")
         #expect(message("watch status 0") == "watch: 0 is out of range, allowed 0.1…60 Hz")

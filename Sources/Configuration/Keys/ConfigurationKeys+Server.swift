@@ -36,6 +36,9 @@ extension ConfigurationKeys {
               doc: "chrony's refclock SOCK socket for the PPS (e.g. /run/chrony/puckd-pps.sock): each pulse paired with its "
                   + "second goes there as a pulse sample (chrony: refclock SOCK … lock on the coarse refclock)",
               validate: { $0.isEmpty || ConfigurationKey.isNone($0) || $0.hasPrefix("/") ? nil : "not an absolute path, write /run/chrony/puckd-pps.sock or none" }),
+        .choice("time", "shm", \.time.shmUnit, [("none", nil), ("0", 0), ("1", 1)],
+                doc: "NTP shared memory as gpsd writes it (chrony/ntpd refclock SHM): each fix's UTC to unit N (key 0x4E545030 + N), "
+                    + "each paired PPS pulse to unit N + 1; units 0 and 1 are created 0600 (root's)"),
     ]
 }
 
@@ -51,6 +54,8 @@ public struct TimeSettings: Sendable, Equatable {
     public var chronyPPSSocketPath: String? {
         chronyPPSSocket.isEmpty || ConfigurationKey.isNone(chronyPPSSocket) ? nil : chronyPPSSocket
     }
+    /// The NTP shared-memory unit of the coarse time (`[time] shm`), nil for none; the PPS uses the next unit.
+    public var shmUnit: Int? = nil
 }
 
 extension String {

@@ -24,6 +24,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case nmea
     case track
     case uplink
+    case server
     case config
     case watch
     case json
@@ -34,7 +35,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     case login
 
     /// Number of command words that can be typed (`rawValue` runs 0 ..< count; `login` comes after).
-    public static let count = 29
+    public static let count = 30
 
     /// The command at `index` in listing order (0 ..< count).
     public static func at(_ index: Int) -> ConsoleCommandName {
@@ -67,6 +68,7 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
         case .nmea: "nmea"
         case .track: "track"
         case .uplink: "uplink"
+        case .server: "server"
         case .config: "config"
         case .watch: "watch"
         case .json: "json"
@@ -80,13 +82,13 @@ public enum ConsoleCommandName: UInt8, Sendable, Equatable {
     /// True for the views `watch` can redraw.
     public var isWatchable: Bool {
         switch self {
-        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events, .nmea, .track, .uplink: true
+        case .status, .gps, .sats, .heading, .puck, .camera, .leds, .stats, .events, .nmea, .track, .uplink, .server: true
         default: false
         }
     }
 
     /// Every watchable view, as shown in messages.
-    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events, nmea, track, uplink"
+    public static let watchableList: StaticString = "status, gps, sats, heading, puck, camera, leds, stats, events, nmea, track, uplink, server"
 
     /// The command named by `word` (ASCII case ignored; aliases `exit` and `?` included), or nil.
     public static func lookup(_ word: UnsafeRawBufferPointer) -> ConsoleCommandName? {

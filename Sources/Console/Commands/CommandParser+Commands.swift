@@ -213,6 +213,7 @@ extension Arguments {
         case .stats: view = .stats
         case .track: view = .track
         case .uplink: view = .uplink
+        case .server: view = .server
         case .events: view = .events(count: CommandParser.Limits.defaultEventCount)
         case .nmea: view = .nmea(count: CommandParser.Limits.defaultNMEACount)
         default: view = .status

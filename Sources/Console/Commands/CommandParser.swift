@@ -79,6 +79,7 @@ struct Arguments {
         case .stats: return noArguments(.view(.stats))
         case .track: return noArguments(.view(.track))
         case .uplink: return noArguments(.view(.uplink))
+        case .server: return noArguments(.view(.server))
         case .version: return noArguments(.version)
         case .quit: return noArguments(.quit(.command))
         case .login: return .failure(CommandError(command: nil, kind: .unknownCommand(suggestion: nil)))   // never looked up

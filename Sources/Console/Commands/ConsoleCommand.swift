@@ -86,6 +86,8 @@ public enum ConsoleView: Sendable, Equatable {
     case track
     /// The fleet uplinks (`uplink`).
     case uplink
+    /// The gpsd-compatible server (`server`).
+    case server
     /// The last `count` tracking events (1...ConsoleEventLog.capacity).
     case events(count: Int)
     /// The receiver's last `count` lines (1...NMEASentenceLog.capacity); watched, the new lines stream.
@@ -104,6 +106,7 @@ public enum ConsoleView: Sendable, Equatable {
         case .stats: .stats
         case .track: .track
         case .uplink: .uplink
+        case .server: .server
         case .events: .events
         case .nmea: .nmea
         }

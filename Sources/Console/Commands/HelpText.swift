@@ -27,6 +27,7 @@ public enum HelpText {
         case .nmea: "nmea [N]"
         case .track: "track"
         case .uplink: "uplink"
+        case .server: "server"
         case .config: "config [KEY [VALUE]] | config save"
         case .watch: "watch CMD [HZ]"
         case .json: "json [on|off]"
@@ -63,6 +64,7 @@ public enum HelpText {
         case .nmea: "the receiver's raw sentences and puckd's commands to it (watch nmea: as they arrive)"
         case .track: "the track journal: segments, size, records, last and durable sequence, last flush, errors"
         case .uplink: "the fleet uplinks (MQTT, OsmAnd): url, state, cursor, backlog, last ack, last error, counters"
+        case .server: "the gpsd-compatible server: listening addresses, clients, watch flags, queued bytes, drops"
         case .config: "show or change configuration values, or save them"
         case .watch: "redraw a view in place HZ times per second (Ctrl-C stops)"
         case .json: "reply with one JSON object per line"
@@ -188,6 +190,13 @@ public enum HelpText {
             acknowledgement's age, the last error said, and the counters (connections, attempts, sent, \
             acknowledged, re-sent, filtered by the rate keys, given up by backlog_limit, faults).\n
             """
+        case .server:
+            """
+            The gpsd-compatible server ([server]): where it listens, its clients (slot, peer address, \
+            connected time, bytes queued for it, reports dropped because it read too slowly, its ?WATCH \
+            flags and PUCK/CAMERA rate), and the totals: clients accepted and refused, requests, errors, \
+            reports queued and dropped, bytes sent, receiver sentences forwarded, socket errors.\n
+            """
         case .config:
             """
             Without KEY, lists every configuration value. With KEY, prints one. With KEY VALUE, sets it \
@@ -197,7 +206,7 @@ public enum HelpText {
             """
         case .watch:
             """
-            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events, track, uplink) in place HZ times \
+            Redraws CMD (status, gps, sats, heading, puck, camera, leds, stats, events, track, uplink, server) in place HZ times \
             per second, 0.1…60, default 1. Ctrl-C (or q) stops. Without a terminal, prints one frame per \
             interval; in json mode, one JSON line per frame. watch nmea prints the receiver's new lines as \
             they arrive instead (every 50 ms; HZ does not apply).\n

@@ -92,6 +92,8 @@ extension ConsoleSession {
             if json { TrackView.appendJSON(state.device, to: &reply) } else { TrackView.appendText(state.device, to: &reply) }
         case .uplink:
             if json { UplinkView.appendJSON(state.device, to: &reply) } else { UplinkView.appendText(state.device, to: &reply) }
+        case .server:
+            if json { ServerView.appendJSON(state.device, to: &reply) } else { ServerView.appendText(state.device, to: &reply) }
         case .stats:
             if json { StatsView.appendJSON(state, console: counters, to: &reply) } else {
                 StatsView.appendText(state, console: counters, to: &reply)

@@ -24,6 +24,8 @@ public struct ConsoleDeviceState: Sendable {
     public var track = ConsoleTrackState()
     /// The fleet uplinks (`uplink`).
     public var uplink = ConsoleUplinksState()
+    /// The gpsd-compatible server (`server`).
+    public var server = ConsoleServerState()
     /// The running configuration, one entry per key.
     public var config = ConsoleConfigTable()
     /// The configuration file `config save` writes.

@@ -147,6 +147,7 @@ extension Device {
         if gpio == nil && !t.gpioProblem.isEmpty { d.faults.append(ConsoleFault(source: "gpio", reason: t.gpioProblem)) }
         trackRecorder.fillSnapshot(&d, nowNanoseconds: now)   // its source row, its fault, the track view
         uplink.fillSnapshot(&d, nowNanoseconds: now)         // its source row and its fault
+        fillServerView(&d.server, nowNanoseconds: now)
         refreshLEDs(&d, nowNanoseconds: now)
         refreshCounters(&d)
         // Calibration.

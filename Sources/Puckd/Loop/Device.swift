@@ -58,10 +58,15 @@ public final class Device {
     let console: DeviceConsole?
     /// The gpsd-compatible server (`[server]`), nil when off (Outputs/DeviceGpsdServer.swift).
     let gpsdServer: GpsdServer?
+    /// Its listening addresses as the console's `server` view shows them.
+    let serverListening: ConsoleText
     /// chrony's refclock socket (`[time] chrony_socket`), nil when none.
     let chrony: ChronySocket?
     /// chrony's refclock socket for PPS pulse samples (`[time] chrony_pps_socket`), nil when none.
     let chronyPPS: ChronySocket?
+    /// NTP shared memory (`[time] shm`): the coarse unit and the PPS unit, nil when none (Outputs/DeviceNTPSharedMemory.swift).
+    let ntpShm: NTPSharedMemory?
+    let ntpShmPPS: NTPSharedMemory?
     var lastIMUSampleForServer: IMUSample?
     /// The track journal (`[track]`, Outputs/DeviceTrackRecorder.swift).
     let trackRecorder: DeviceTrackRecorder
@@ -132,8 +137,11 @@ public final class Device {
         board = BoardTwin(setup.simulation)
         gpio = setup.gpio
         gpsdServer = setup.gpsdServer
+        serverListening = Device.listeningText(setup.gpsdServer)
         chrony = c.time.chronySocketPath.map { ChronySocket(path: $0) }
         chronyPPS = c.time.chronyPPSSocketPath.map { ChronySocket(path: $0) }
+        let shm = Device.openNTPSharedMemory(c, keys: setup.ntpSharedMemoryKeys)
+        (ntpShm, ntpShmPPS) = (shm.coarse, shm.pulse)
         notifier = setup.notifier
         output = DeviceOutput(fileDescriptor: setup.outputDescriptor)
         signalDescriptor = setup.signalDescriptor
@@ -237,7 +245,7 @@ public final class Device {
         gpsLink = GPSLink(c.gps, epochs: epochs, output: output, console: console, nowNanoseconds: now)
         loadConsolePassword(c.console.passwordFile)
 
-        startupReport = persistence.reportLines + trackRecorder.reportLines + uplink.reportLines + setup.gpsdServerReport
+        startupReport = persistence.reportLines + trackRecorder.reportLines + uplink.reportLines + setup.gpsdServerReport + shm.lines
         probeIMU(now: now)
         buildReport(now: now)
         prepareConsoleState()

@@ -36,6 +36,8 @@ public struct DeviceSetup {
     /// The gpsd-compatible server `puckd run` opened (`Device.openGpsdServer`), and its report lines.
     public var gpsdServer: GpsdServer?
     public var gpsdServerReport: [String] = []
+    /// Keys that replace NTP0 + unit for `[time] shm` (tests: `SharedMemorySegment.privateKey`); nil: the units' own.
+    public var ntpSharedMemoryKeys: (coarse: Int32, pulse: Int32)?
     /// The track journal's files (nil: the board's disk with the flusher thread; tests pass the simulated disk).
     public var trackFiles: DeviceTrackFiles?
     /// Print the start-up report.

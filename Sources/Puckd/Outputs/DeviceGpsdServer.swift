@@ -41,12 +41,7 @@ extension Device {
         do throws(Errno) {
             let server = try GpsdServer(configuration: settings, device: device)
             var lines: [String] = []
-            let where_ = server.listeners.map { l in
-                if case .unix(let p) = l.address { return p }
-                var text = l.address.description
-                if let port = l.port, text.hasSuffix(":0") { text = String(text.dropLast(2)) + ":" + String(port) }
-                return text
-            }
+            let where_ = listenerNames(server)
             if !where_.isEmpty {
                 let exposed = server.listeners.contains { !$0.address.isLocalOnly }
                 lines.append("server: gpsd protocol 3.14 on " + where_.joined(separator: ", ") + ", "
@@ -63,12 +58,85 @@ extension Device {
         }
     }
 
-    /// After each dated 2D/3D fix: a coarse sample for chrony, the fix's UTC against the system clock
+    /// The listening addresses as the `server` view shows them (start-up: allocates).
+    static func listeningText(_ server: GpsdServer?) -> ConsoleText {
+        guard let server else { return ConsoleText() }
+        return ConsoleText(string: listenerNames(server).joined(separator: ", "))
+    }
+
+    /// Each listener's address, a TCP port 0 replaced by the port bound.
+    static func listenerNames(_ server: GpsdServer) -> [String] {
+        server.listeners.map { l in
+            if case .unix(let p) = l.address { return p }
+            var text = l.address.description
+            if let port = l.port, text.hasSuffix(":0") { text = String(text.dropLast(2)) + ":" + String(port) }
+            return text
+        }
+    }
+
+    /// The console's `server` view: listeners, clients, totals (copied in place, no allocation).
+    func fillServerView(_ v: inout ConsoleServerState, nowNanoseconds now: Int64) {
+        guard let server = gpsdServer else { v.isEnabled = false; return }
+        v.isEnabled = true
+        v.listening = serverListening
+        v.maxClients = server.configuration.maxClients
+        v.clientCount = server.clientCount
+        var row = 0
+        var slot = 0
+        while slot < server.configuration.maxClients && row < ConsoleServerState.clientCapacity {
+            if let c = server.client(at: slot) {
+                v.clients[row].slot = slot
+                v.clients[row].peer = c.peer.withBytes { ConsoleText(bytes: $0) }
+                Self.watchWords(c.watch, into: &v.clients[row].watch)
+                v.clients[row].puckdHertz = c.watch.puckd ? Int(c.watch.puckdHertz) : 0
+                v.clients[row].connectedNanoseconds = now &- c.connectedAtNanoseconds
+                v.clients[row].queuedBytes = c.queuedBytes
+                v.clients[row].reportsQueued = c.counters.reportsQueued
+                v.clients[row].reportsDropped = c.counters.reportsDropped
+                v.clients[row].requests = c.counters.requests
+                row += 1
+            }
+            slot += 1
+        }
+        let s = server.counters
+        v.accepted = s.accepted
+        v.refused = s.refused
+        v.requests = s.requests
+        v.errors = s.errors
+        v.reportsQueued = s.reportsQueued
+        v.reportsDropped = s.reportsDropped
+        v.bytesSent = s.bytesSent
+        v.sentencesForwarded = s.sentencesForwarded
+        v.socketErrors = s.socketErrors
+    }
+
+    /// The `?WATCH` flags a client has set, as words ("enable json nmea raw=2 pps puckd device=/dev/ttyAMA0").
+    static func watchWords(_ w: GpsdWatchFlags, into text: inout ConsoleText) {
+        text = ConsoleText()
+        func word(_ on: Bool, _ name: StaticString) {
+            guard on else { return }
+            if !text.isEmpty { text.append(" ") }
+            text.append(name)
+        }
+        word(w.enable, "enable")
+        word(w.json, "json")
+        word(w.nmea, "nmea")
+        if w.raw > 0 { word(true, "raw="); text.append(UInt8(ascii: "0") + min(w.raw, 9)) }
+        word(w.scaled, "scaled")
+        word(w.timing, "timing")
+        word(w.split24, "split24")
+        word(w.pps, "pps")
+        word(w.puckd, "puckd")
+        if w.device.count > 0 { word(true, "device="); w.device.withBytes { text.append($0) } }
+    }
+
+    /// After each dated 2D/3D fix: a coarse sample for chrony (and NTP shared memory's coarse unit), the fix's UTC against the system clock
     /// now (the receiver's output delay is in it, as in gpsd's SHM(0); chrony's `offset` corrects it).
     func publishToChrony(fix: borrowing Fix, nowNanoseconds now: Int64) {
-        guard let chrony, fix.mode != .noFix, let utc = fix.utcNanoseconds else { return }
+        guard chrony != nil || ntpShm != nil, fix.mode != .noFix, let utc = fix.utcNanoseconds else { return }
         let system = Int64(truncatingIfNeeded: SystemClock.realtimeNanoseconds())
-        chrony.send(ChronySample(fixUTCNanoseconds: utc, receivedSystemNanoseconds: system, leap: 0), nowNanoseconds: now)
+        chrony?.send(ChronySample(fixUTCNanoseconds: utc, receivedSystemNanoseconds: system, leap: 0), nowNanoseconds: now)
+        publishToSharedMemory(fixUTCNanoseconds: utc, systemNanoseconds: system)
     }
 
     /// After each wake-up's poll said the server's descriptor is readable.
@@ -106,6 +174,7 @@ extension Device {
             t.append("time.chronyPulseSamples", Int64(truncatingIfNeeded: chronyPPS.samplesSent))
             t.append("time.chronyPulseSamplesLost", Int64(truncatingIfNeeded: chronyPPS.samplesLost))
         }
+        appendSharedMemoryCounters(&t)
     }
 
     private func appendServerRows(_ server: GpsdServer, _ t: inout ConsoleCounterTable) {

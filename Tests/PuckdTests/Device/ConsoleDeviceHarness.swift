@@ -21,7 +21,8 @@ final class ConsoleDeviceHarness {
     /// `interactive` selects the session kind (raw mode is never touched: the pipes are no terminal);
     /// `discardOutput` sends the console's output to /dev/null (allocation tests).
     init(interactive: Bool = false, discardOutput: Bool = false, overrides: [String] = [], directory: String? = nil,
-         configFile: String? = nil, pastNanoseconds: Int64 = 0, prepare: (SimulatedBoard) -> Void = { _ in }) throws {
+         configFile: String? = nil, pastNanoseconds: Int64 = 0, prepare: (SimulatedBoard) -> Void = { _ in },
+         setupChanges: (inout DeviceSetup) -> Void = { _ in }) throws {
         var input: [Int32] = [0, 0], out: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&out) == 0 else { throw POSIXError(errno) }
         for fd in input + out { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -38,6 +39,7 @@ final class ConsoleDeviceHarness {
         h = try SimulatedDeviceHarness(overrides: overrides, directory: directory, pastNanoseconds: pastNanoseconds,
                                        configFile: configFile, prepare: prepare, setupChanges: { setup in
             setup.console = .standardStreams(input: FileDescriptor(known: consoleInput), output: FileDescriptor(known: consoleOutput), interactive: interactive, rawMode: false)
+            setupChanges(&setup)
         })
         h.device.startConsole(nowNanoseconds: h.now)
     }

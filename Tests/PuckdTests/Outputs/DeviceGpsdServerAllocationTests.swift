@@ -1,11 +1,13 @@
 import Glibc
 import GpsdServer
+import SystemCalls
 import Testing
 import TestSupport
 @testable import Puckd
 
 /// The whole device with its gpsd-protocol server and 32 clients attached (JSON, NMEA and puckd's
-/// PUCK/CAMERA at the 60 Hz tick): 60 000 wake-ups allocate nothing (docs/gpsd-protocol.md §4).
+/// PUCK/CAMERA at the 60 Hz tick) and NTP shared memory on (`[time] shm = 0`, private segments):
+/// 60 000 wake-ups allocate nothing (docs/gpsd-protocol.md §4, §7.2).
 @Suite(.serialized) struct DeviceGpsdServerAllocationTests {
     /// A loopback TCP client reading into one fixed buffer.
     final class Client {
@@ -36,10 +38,15 @@ import TestSupport
     }
 
     @Test func sixtyThousandWakeUpsWithThirtyTwoClientsAllocateNothing() throws {
-        let h = try SimulatedDeviceHarness(overrides: ["server.listen=127.0.0.1:0"], setupChanges: { setup in
+        let h = try SimulatedDeviceHarness(overrides: ["server.listen=127.0.0.1:0", "time.shm=0"], setupChanges: { setup in
             (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(setup.loaded.configuration)
+            setup.ntpSharedMemoryKeys = (SharedMemorySegment.privateKey, SharedMemorySegment.privateKey)
         })
         defer { h.removeDirectory() }
+        let shm = try #require(h.device.ntpShm), shmPPS = try #require(h.device.ntpShmPPS)
+        defer {
+            for id in [shm.identifier, shmPPS.identifier].compactMap({ $0 }) { try? SharedMemorySegment.remove(identifier: id) }
+        }
         let server = try #require(h.device.gpsdServer as GpsdServer?)
         let port = try #require(server.listeners.first?.port)
         var clients: [Client] = []
@@ -57,6 +64,7 @@ import TestSupport
         #expect(server.clientCount == 32)
         let queued0 = server.counters.reportsQueued
         let fixes0 = h.device.counters.fixes
+        let shm0 = shm.samplesWritten, shmPPS0 = shmPPS.samplesWritten
         var allocations: UInt64 = 0
         for _ in 0..<60 {
             allocations &+= allocationCount {
@@ -72,6 +80,7 @@ import TestSupport
         #expect(allocations == 0)
         // The server worked during the measured minute: fixes went out, PUCK/CAMERA at the tick rate.
         #expect(h.device.counters.fixes - fixes0 > 300)
+        #expect(shm.samplesWritten - shm0 > 300 && shmPPS.samplesWritten - shmPPS0 >= 30, "NTP0 took the fixes, NTP1 the pulses: \(shm.samplesWritten - shm0), \(shmPPS.samplesWritten - shmPPS0)")
         let queued = server.counters.reportsQueued - queued0
         #expect(queued > 16 * 3600)          // half the clients take every 60 Hz pair
         #expect(server.counters.reportsDropped == 0)

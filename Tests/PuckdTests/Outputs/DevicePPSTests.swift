@@ -1,5 +1,6 @@
 import Glibc
 import GpsdServer
+import SystemCalls
 import Testing
 import TestSupport
 @testable import Puckd
@@ -93,5 +94,41 @@ import TestSupport
             samples += 1
         }
         #expect(samples == pairing.pairedCount && h.device.chronyPPS?.samplesSent == UInt64(samples))
+    }
+
+    @Test func fixesAndPulsesReachNTPSharedMemory() throws {
+        // `[time] shm = 0` on private segments (the real NTP0/NTP1 belong to this machine's time service).
+        let h = try SimulatedDeviceHarness(overrides: ["time.shm=0"], setupChanges: { setup in
+            setup.ntpSharedMemoryKeys = (SharedMemorySegment.privateKey, SharedMemorySegment.privateKey)
+        })
+        defer { h.removeDirectory() }
+        let coarse = try #require(h.device.ntpShm)
+        let pulse = try #require(h.device.ntpShmPPS, "the sim board has a [pps] line: unit 1 is attached")
+        #expect(coarse.unit == 0 && pulse.unit == 1)
+        let coarseID = try #require(coarse.identifier), pulseID = try #require(pulse.identifier)
+        defer { try? SharedMemorySegment.remove(identifier: coarseID); try? SharedMemorySegment.remove(identifier: pulseID) }
+        let reader = try #require(shmat(coarseID, nil, 0)), pulseReader = try #require(shmat(pulseID, nil, 0))
+        defer { _ = shmdt(reader); _ = shmdt(pulseReader) }
+        var lastUTC: Int64?
+        var dated: UInt64 = 0
+        let fixes0 = h.device.counters.fixes
+        for _ in 0..<50 {                                       // 5 s of the 10 Hz drive
+            h.advance(by: 100_000_000)
+            if let utc = h.device.lastGoodFix?.utcNanoseconds, utc != lastUTC { lastUTC = utc }
+        }
+        dated = coarse.samplesWritten
+        #expect(dated > 30 && dated <= h.device.counters.fixes - fixes0, "one coarse sample per dated fix")
+        // The segment holds the last fix's UTC (clockTimeStamp) and a valid, even count.
+        let utc = try #require(lastUTC)
+        #expect(reader.load(fromByteOffset: 8, as: Int64.self) == utc / 1_000_000_000)
+        #expect(reader.load(fromByteOffset: 52, as: UInt32.self) == UInt32(utc % 1_000_000_000))
+        #expect(reader.load(fromByteOffset: 48, as: Int32.self) == 1)
+        #expect(reader.load(fromByteOffset: 4, as: Int32.self) == Int32(truncatingIfNeeded: 2 * dated))
+        // The PPS unit: one sample per pairing, each naming a whole second.
+        let pairing = h.device.ppsInput.pairing.statistics
+        #expect(pairing.pairedCount >= 3 && pulse.samplesWritten == pairing.pairedCount)
+        #expect(pulseReader.load(fromByteOffset: 52, as: UInt32.self) == 0, "clockTimeStamp of a pulse: the whole second")
+        #expect(pulseReader.load(fromByteOffset: 8, as: Int64.self) == (pairing.lastPairing?.utcNanoseconds ?? 0) / 1_000_000_000)
+        #expect(h.device.startupReport.contains { $0.hasPrefix("time: NTP shared memory NTP0 (key 0x4e545030)") })
     }
 }
