@@ -41,6 +41,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let remoteIO = Errno(rawValue: EREMOTEIO)
     public static let quotaExceeded = Errno(rawValue: EDQUOT)
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    public static let protocolError = Errno(rawValue: EPROTO)
     public static let networkDown = Errno(rawValue: ENETDOWN)
     public static let hostDown = Errno(rawValue: EHOSTDOWN)
     public static let connectionAborted = Errno(rawValue: ECONNABORTED)

@@ -1,5 +1,5 @@
 import COpenSSL
-import Glibc
+import SystemCalls
 
 /// The TLS settings of one client, built once at start-up (OpenSSL's SSL_CTX): TLS 1.2 minimum, the
 /// server checked against a CA file or the system store, an optional client certificate and key, and
@@ -23,7 +23,7 @@ public final class TLSClientContext: @unchecked Sendable {
         TLSLibrary.initialise()
         // OpenSSL's socket BIO writes with write(2): a server gone away must be EPIPE, not SIGPIPE (the
         // device loop ignores it already; this covers every other user of the context).
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw SetupError(message: "OpenSSL could not make a TLS context") }
         context = ctx
         trustDescription = caFile ?? "the system store"

@@ -1,6 +1,5 @@
 import COpenSSL
 import CTLSMemory
-import Glibc
 import SystemCalls
 
 /// One TLS connection over a connected non-blocking socket (OpenSSL's SSL with a socket BIO): the
@@ -110,12 +109,12 @@ final class TLSClientSession {
             // their own lengths) it is a closed connection.
             if case .protocolError(ERR_LIB_SSL, SSL_R_UNEXPECTED_EOF_WHILE_READING) = f { return .closed }
             failure = f
-            return .failed(Errno(rawValue: EPROTO))
+            return .failed(Errno.protocolError)
         default:
             // SSL_ERROR_SYSCALL: errno says it, or 0 for an EOF without close_notify.
             ERR_clear_error()
             let e = Errno.current
-            return e.rawValue == 0 || e.rawValue == EPIPE || e.rawValue == ECONNRESET ? .closed : .failed(e)
+            return e.rawValue == 0 || e == .brokenPipe || e == .connectionReset ? .closed : .failed(e)
         }
     }
 }

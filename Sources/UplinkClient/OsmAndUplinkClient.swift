@@ -105,7 +105,7 @@ public final class OsmAndUplinkClient: UplinkConnection {
             fail(.serverSilent, now, &events)
             return events
         }
-        send(now, &source)
+        sendNextRequest(now, &source)
         flush(now, &events)
         return events
     }
@@ -189,7 +189,7 @@ public final class OsmAndUplinkClient: UplinkConnection {
         }
     }
 
-    private func send<Source: UplinkRecordSource>(_ now: Int64, _ source: inout Source) {
+    private func sendNextRequest<Source: UplinkRecordSource>(_ now: Int64, _ source: inout Source) {
         guard exchange.inFlight == nil && outputEnd == outputStart && now >= retryAtNanoseconds else { return }
         while let candidate = forwarder.next(nowNanoseconds: now) {
             guard let record = source.record(sequence: candidate.sequence) else { forwarder.skipped(candidate); continue }
