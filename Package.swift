@@ -21,7 +21,10 @@ let package = Package(
         // finds (Debian 12: 1.6.3, Debian 13: 2.2.1): the API is chosen at build time, never at run time.
         .target(name: "CGPIOD", dependencies: ["CLibgpiod"]),
         // OpenSSL (libssl, libcrypto): TLS for the fleet uplink (docs/uplink.md §10), linked statically into the device.
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // Without pkgConfig for the same reason as CCrypt below: SwiftPM passes openssl.pc's -L${libdir}
+        // (/usr/lib/x86_64-linux-gnu) on, which finds the system libgpiod.a before the other API's in
+        // `make build-other`. The headers are in the compiler's default (multiarch) include paths.
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // libcrypt (libxcrypt): crypt(3) checks the serial console's password hash.
         // Without pkgConfig: libcrypt.pc adds -L/usr/lib/x86_64-linux-gnu, which SwiftPM passes on and which
         // would then find the system libgpiod.a before the other API's in `make build-other`.
