@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Angles", swiftSettings: strict),
         .target(name: "NMEA", dependencies: ["Angles"], swiftSettings: strict),
         // The IMU: I2C bus protocol, chip table and drivers, probe, device state machine, mounting, samples.
-        .target(name: "IMU", dependencies: ["Angles"], swiftSettings: strict),
+        .target(name: "IMU", dependencies: ["Angles", "SystemCalls"], swiftSettings: strict),
         // Heading: the fusion math (AHRS filter, calibration, magnetic model) over IMU samples.
         .target(name: "Heading", dependencies: ["Angles", "IMU", "NMEA"], swiftSettings: strict),
         .target(name: "Tracking", dependencies: ["Angles", "NMEA"], swiftSettings: strict),
@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AnglesTests", dependencies: ["Angles"], swiftSettings: strict),
         // The drivers run against the register-level simulated chips (SimulatedIMU, in Simulation).
-        .testTarget(name: "IMUTests", dependencies: ["IMU", "Heading", "Simulation", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "IMUTests", dependencies: ["IMU", "Heading", "Simulation", "SystemCalls", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HeadingTests", dependencies: ["Angles", "IMU", "Heading", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Angles", "Tracking", "NMEA", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "TestSupport"], swiftSettings: strict),

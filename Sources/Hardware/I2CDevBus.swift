@@ -103,8 +103,7 @@ public final class I2CDevBus: I2CBus {
         case .timedOut: return .timeout(address: address)
         case .notATerminal: return .notAnI2CBus
         case .notSupported: return .unsupported(address: address)
-        // IMU's I2CError keeps the raw number (IMU is not on SystemCalls yet).
-        default: return .other(errno: e.rawValue, address: address)
+        default: return .other(e, address: address)
         }
     }
 }

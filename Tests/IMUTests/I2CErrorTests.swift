@@ -1,4 +1,5 @@
 @testable import IMU
+import SystemCalls
 import Testing
 
 @Suite struct I2CErrorTests {
@@ -12,12 +13,14 @@ import Testing
         #expect(I2CError.noAcknowledge(address: 0x6A).message.contains("0x6a"))
         #expect(I2CError.io(address: 0x68).message.contains("EIO"))
         #expect(I2CError.unsupported(address: 0x68).message.contains("EOPNOTSUPP"))
+        // Any other error names the kernel's errno by its text and symbol, as the syscall layer writes it.
+        #expect(I2CError.other(.wouldBlock, address: 0x6A).message.contains("(EAGAIN) talking to 0x6a"))
     }
 
     @Test func kindsAndAddresses() {
         let errors: [I2CError] = [.noAcknowledge(address: 1), .io(address: 2), .busy(address: 3), .timeout(address: 4),
                                   .permissionDenied, .noSuchBus, .notAnI2CBus, .unsupported(address: 5),
-                                  .other(errno: 11, address: 6)]
+                                  .other(Errno(rawValue: 11), address: 6)]
         #expect(errors.map(\.kind) == [.noAcknowledge, .io, .busy, .timeout, .permissionDenied, .noSuchBus, .noSuchBus,
                                        .unsupported, .other])
         #expect(errors.map(\.address) == [1, 2, 3, 4, nil, nil, nil, 5, 6])

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// What went wrong on an I2C transfer or when opening a bus. Carries no strings, so throwing one in
 /// the sample path allocates nothing; `message` builds the full sentence (what is wrong and what to do)
 /// for logs and the CLI, `summary` is a static one-liner for allocation-free status output.
@@ -18,8 +20,8 @@ public enum I2CError: Error, Equatable, Sendable {
     case notAnI2CBus
     /// The adapter lacks the SMBus byte-data or I2C-block transfers the drivers use (EOPNOTSUPP).
     case unsupported(address: UInt8)
-    /// Any other errno.
-    case other(errno: Int32, address: UInt8)
+    /// Any other error the kernel reported, as its typed errno.
+    case other(Errno, address: UInt8)
 
     /// The error class, for counters.
     public var kind: I2CErrorKind {

@@ -26,7 +26,7 @@ import TestSupport
             (ENXIO, .noAcknowledge(address: 0x6A)), (EREMOTEIO, .noAcknowledge(address: 0x6A)),
             (ENODEV, .noAcknowledge(address: 0x6A)), (EIO, .io(address: 0x6A)), (EBUSY, .busy(address: 0x6A)),
             (ETIMEDOUT, .timeout(address: 0x6A)), (EACCES, .permissionDenied), (EPERM, .permissionDenied),
-            (ENOENT, .noSuchBus), (EOPNOTSUPP, .unsupported(address: 0x6A)), (EAGAIN, .other(errno: EAGAIN, address: 0x6A)),
+            (ENOENT, .noSuchBus), (EOPNOTSUPP, .unsupported(address: 0x6A)), (EAGAIN, .other(Errno(rawValue: EAGAIN), address: 0x6A)),
         ]
         for (e, expected) in cases {
             #expect(I2CDevBus.error(Errno(rawValue: e), address: 0x6A, opening: false) == expected, "errno \(e)")
