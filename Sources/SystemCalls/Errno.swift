@@ -82,6 +82,24 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
         Errno.writeDecimal(Int64(rawValue), sink)
     }
 
+    /// Writes the symbolic name alone ("EACCES"; "errno 4242" for a number the C library does not
+    /// know). Allocates nothing.
+    public func writeName(to sink: (UnsafeRawBufferPointer) -> Void) {
+        if let name = clinux_errno_name(rawValue) {
+            sink(UnsafeRawBufferPointer(start: name, count: Int(Glibc.strlen(name))))
+            return
+        }
+        Errno.text("errno ", sink)
+        Errno.writeDecimal(Int64(rawValue), sink)
+    }
+
+    /// The symbolic name as a String ("EACCES"; allocates: start-up and command messages only).
+    public var name: String {
+        var bytes: [UInt8] = []
+        writeName { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The same text as `write(to:)`, as a String (allocates: start-up and command messages only).
     public var description: String {
         var bytes: [UInt8] = []

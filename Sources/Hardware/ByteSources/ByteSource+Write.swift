@@ -5,16 +5,16 @@ import SystemCalls
 extension ByteSource where Self: ~Copyable {
     public var isWritable: Bool { false }
 
-    public mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> Int { -Int(Errno.badFileDescriptor.rawValue) }
+    public mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> IOOutcome { .failed(.badFileDescriptor) }
 }
 
 /// Writes to the receiver through both serial implementations (the descriptor is a tty either way).
 extension SerialPort {
-    /// Writes what the port's output queue takes now: the count, 0 when full, or -errno.
-    public func write(_ bytes: UnsafeRawBufferPointer) -> Int { FileDescriptor(known: fileDescriptor).writeCountingErrno(bytes) }
+    /// Writes what the port's output queue takes now (`.wouldBlock` when it is full).
+    public func write(_ bytes: UnsafeRawBufferPointer) -> IOOutcome { FileDescriptor(known: fileDescriptor).writeOutcome(bytes) }
 }
 
 extension TermiosPort {
-    /// Writes what the port's output queue takes now: the count, 0 when full, or -errno.
-    public func write(_ bytes: UnsafeRawBufferPointer) -> Int { FileDescriptor(known: fileDescriptor).writeCountingErrno(bytes) }
+    /// Writes what the port's output queue takes now (`.wouldBlock` when it is full).
+    public func write(_ bytes: UnsafeRawBufferPointer) -> IOOutcome { FileDescriptor(known: fileDescriptor).writeOutcome(bytes) }
 }

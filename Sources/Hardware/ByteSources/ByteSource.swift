@@ -22,9 +22,10 @@ public protocol ByteSource: ~Copyable {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer, nowNanoseconds: Int64) throws(SourceError) -> Int
     /// True when commands can be written to the receiver (a serial port); false for files, TCP, gpsd.
     var isWritable: Bool { get }
-    /// Writes `bytes` to the receiver without blocking: the count written (0 when the port cannot take
-    /// them now), or -errno (not open, an error). Sources that cannot be written return -EBADF.
-    mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> Int
+    /// Writes `bytes` to the receiver without blocking: `.processed(count)`, `.wouldBlock` when the
+    /// port takes none now, `.failed` when it is not open or broken. Sources that cannot be written
+    /// fail with EBADF.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> IOOutcome
 }
 
 /// What a source asks of the device loop's poll(): a descriptor with events, and a monotonic

@@ -9,7 +9,7 @@ import SystemCalls
 public struct FileSource: ByteSource, ~Copyable {
     /// The path read, or "-" for standard input.
     public let path: String
-    private var fd: Int32 = -1
+    private var fd: FileDescriptor?
     private var ownsDescriptor: Bool
     private var mustPollBeforeRead = false
     private var lifecycle = SourceLifecycle(policy: ReconnectPolicy())
@@ -23,10 +23,10 @@ public struct FileSource: ByteSource, ~Copyable {
     }
 
     /// A source reading standard input (descriptor 0), which it never closes.
-    public static func standardInput() -> FileSource { FileSource(descriptor: 0, name: "-") }
+    public static func standardInput() -> FileSource { FileSource(descriptor: .standardInput, name: "-") }
 
     /// A source reading an already open descriptor that it does not own (not closed by this source).
-    public init(descriptor: Int32, name: String) {
+    public init(descriptor: FileDescriptor, name: String) {
         self.path = name
         self.fd = descriptor
         self.ownsDescriptor = false
@@ -34,7 +34,7 @@ public struct FileSource: ByteSource, ~Copyable {
     }
 
     deinit {
-        if ownsDescriptor { FileDescriptor(rawValue: fd)?.closeDroppingError() }
+        if ownsDescriptor { fd?.closeDroppingError() }
     }
 
     public var status: SourceStatus { lifecycle.status }
@@ -43,18 +43,18 @@ public struct FileSource: ByteSource, ~Copyable {
     public var pollRequest: PollRequest {
         switch lifecycle.status {
         case .connecting: return .wake(atNanoseconds: .min)
-        case .open: return .input(FileDescriptor(rawValue: fd))
+        case .open: return .input(fd)
         case .waitingToReconnect, .finished, .failed: return .never
         }
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer, nowNanoseconds now: Int64) throws(SourceError) -> Int {
         if case .connecting = lifecycle.status { try open(nowNanoseconds: now) }
-        guard case .open = lifecycle.status, buffer.count > 0 else { return 0 }
+        guard case .open = lifecycle.status, buffer.count > 0, let open = fd else { return 0 }
         if mustPollBeforeRead {
-            if case .success([]) = FileDescriptor(known: fd).readinessNow(.readable) { return 0 }
+            if case .success([]) = open.readinessNow(.readable) { return 0 }
         }
-        switch FileDescriptor(known: fd).readOutcome(into: buffer) {
+        switch open.readOutcome(into: buffer) {
         case .processed(let n) where n > 0:
             lifecycle.delivered(n, nowNanoseconds: now)
             return n
@@ -66,7 +66,7 @@ public struct FileSource: ByteSource, ~Copyable {
             return 0
         case .failed(let error):
             closeDescriptor()
-            throw lifecycle.fail(SourceError.fromErrno(error.rawValue, origin: origin, subject: path), nowNanoseconds: now)
+            throw lifecycle.fail(SourceError.classifying(error, origin: origin, subject: path), nowNanoseconds: now)
         }
     }
 
@@ -74,17 +74,17 @@ public struct FileSource: ByteSource, ~Copyable {
     private static let openOptions: FileDescriptor.OpenOptions = [.closeOnExec, .nonBlocking, .noControllingTerminal]
 
     private mutating func open(nowNanoseconds now: Int64) throws(SourceError) {
-        if fd < 0 {
+        if fd == nil {
             do throws(Errno) {
-                fd = try FileDescriptor.open(path, .readOnly, options: Self.openOptions).rawValue
+                fd = try FileDescriptor.open(path, .readOnly, options: Self.openOptions)
             } catch {
-                throw lifecycle.fail(SourceError.fromErrno(error.rawValue, origin: origin, subject: path), nowNanoseconds: now)
+                throw lifecycle.fail(SourceError.classifying(error, origin: origin, subject: path), nowNanoseconds: now)
             }
         }
-        if let info = try? FileDescriptor(known: fd).status() {
+        if let info = try? fd?.status() {
             if info.isDirectory {
                 closeDescriptor()
-                throw lifecycle.fail(SourceError(.isADirectory, origin: origin, subject: path, systemErrno: Errno.isADirectory.rawValue),
+                throw lifecycle.fail(SourceError(.isADirectory, origin: origin, subject: path, systemError: .isADirectory),
                                      nowNanoseconds: now)
             }
             // Regular files never block; pipes, ttys and sockets we did not open ourselves might.
@@ -94,7 +94,7 @@ public struct FileSource: ByteSource, ~Copyable {
     }
 
     private mutating func closeDescriptor() {
-        if ownsDescriptor { FileDescriptor(rawValue: fd)?.closeDroppingError() }
-        fd = -1
+        if ownsDescriptor { fd?.closeDroppingError() }
+        fd = nil
     }
 }

@@ -73,14 +73,17 @@ public struct GpsdSource: ByteSource, ~Copyable {
         let command = GpsdSource.watchCommand
         let rest = UnsafeRawBufferPointer(start: command.utf8Start + commandBytesSent,
                                           count: command.utf8CodeUnitCount - commandBytesSent)
-        let n = TCPEndpoint.send(connection.connectedDescriptor, rest)
-        if n >= 0 {
+        guard let socket = connection.connectedDescriptor, rest.count > 0 else { return }
+        let error: Errno
+        switch Socket.send(socket, rest) {
+        case .processed(let n):
             commandBytesSent += n
             return
+        case .wouldBlock: return
+        case .closed: error = .brokenPipe
+        case .failed(let failure): error = failure
         }
-        let code = Int32(-n)
-        if code == Errno.wouldBlock.rawValue || code == Errno.wouldBlock.rawValue { return }
-        throw connection.fail(SourceError.fromErrno(code, origin: .gpsd, subject: connection.subject, whileOpen: true),
+        throw connection.fail(SourceError.classifying(error, origin: .gpsd, subject: connection.subject, whileOpen: true),
                               nowNanoseconds: now)
     }
 }

@@ -53,7 +53,7 @@ public struct SourceError: Error, Equatable, Sendable {
         case silent
         /// A file path names a directory.
         case isADirectory
-        /// Any other system error; `systemErrno` says which.
+        /// Any other system error; `systemError` says which.
         case ioError
 
         /// Number of kinds (size of the per-kind counter array).
@@ -66,18 +66,18 @@ public struct SourceError: Error, Equatable, Sendable {
     public var origin: SourceOrigin
     /// The device path, file path or `host:port` concerned.
     public var subject: String
-    /// The errno behind the failure, 0 when none (hangup, orderly close, timeout).
-    public var systemErrno: Int32
+    /// The errno behind the failure; nil when there is none (hangup, orderly close, timeout).
+    public var systemError: Errno?
     /// Kind-specific number: the baud rate for `unsupportedBaudRate`, milliseconds for the timeouts,
     /// the getaddrinfo code for `hostNotFound`; 0 otherwise.
     public var detail: Int64
 
     /// Creates an error value; sources build these, tests compare them.
-    public init(_ kind: Kind, origin: SourceOrigin, subject: String, systemErrno: Int32 = 0, detail: Int64 = 0) {
+    public init(_ kind: Kind, origin: SourceOrigin, subject: String, systemError: Errno? = nil, detail: Int64 = 0) {
         self.kind = kind
         self.origin = origin
         self.subject = subject
-        self.systemErrno = systemErrno
+        self.systemError = systemError
         self.detail = detail
     }
 
@@ -105,28 +105,28 @@ public struct SourceError: Error, Equatable, Sendable {
 
     /// Classifies an errno from open(2)/read(2)/connect(2) for a source of `origin`.
     /// `whileOpen` marks errors that happen on an established stream (EIO there means unplugged).
-    public static func fromErrno(_ code: Int32, origin: SourceOrigin, subject: String,
-                                 whileOpen: Bool = false) -> SourceError {
+    public static func classifying(_ error: Errno, origin: SourceOrigin, subject: String,
+                                   whileOpen: Bool = false) -> SourceError {
         let kind: Kind
-        switch code {
-        case Errno.noSuchFileOrDirectory.rawValue, Errno.notADirectory.rawValue, Errno.noSuchDevice.rawValue:
+        switch error {
+        case .noSuchFileOrDirectory, .notADirectory, .noSuchDevice:
             kind = whileOpen ? .disconnected : .notFound
-        case Errno.noSuchDeviceOrAddress.rawValue:
+        case .noSuchDeviceOrAddress:
             // open(2) of a tty whose hardware is absent; read(2) after unplug.
             kind = whileOpen ? .disconnected : .notFound
-        case Errno.ioError.rawValue:
+        case .ioError:
             // A tty whose UART is absent fails open(2) with EIO; an open one reads EIO when unplugged.
             kind = origin == .serial ? (whileOpen ? .disconnected : .notFound) : .ioError
-        case Errno.permissionDenied.rawValue, Errno.notPermitted.rawValue: kind = .permissionDenied
-        case Errno.busy.rawValue: kind = .busy
-        case Errno.notATerminal.rawValue: kind = .notATerminal
-        case Errno.isADirectory.rawValue: kind = .isADirectory
-        case Errno.connectionRefused.rawValue: kind = .connectionRefused
-        case Errno.connectionReset.rawValue, Errno.brokenPipe.rawValue, Errno.connectionAborted.rawValue: kind = .connectionReset
-        case Errno.timedOut.rawValue: kind = whileOpen ? .connectionReset : .connectTimedOut
-        case Errno.networkUnreachable.rawValue, Errno.hostUnreachable.rawValue, Errno.networkDown.rawValue, Errno.hostDown.rawValue, Errno.addressNotAvailable.rawValue: kind = .unreachable
+        case .permissionDenied, .notPermitted: kind = .permissionDenied
+        case .busy: kind = .busy
+        case .notATerminal: kind = .notATerminal
+        case .isADirectory: kind = .isADirectory
+        case .connectionRefused: kind = .connectionRefused
+        case .connectionReset, .brokenPipe, .connectionAborted: kind = .connectionReset
+        case .timedOut: kind = whileOpen ? .connectionReset : .connectTimedOut
+        case .networkUnreachable, .hostUnreachable, .networkDown, .hostDown, .addressNotAvailable: kind = .unreachable
         default: kind = .ioError
         }
-        return SourceError(kind, origin: origin, subject: subject, systemErrno: code)
+        return SourceError(kind, origin: origin, subject: subject, systemError: error)
     }
 }

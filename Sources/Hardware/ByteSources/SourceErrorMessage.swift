@@ -25,9 +25,9 @@ extension SourceError {
             }
         }
         func errnoText() {
-            if systemErrno == 0 { return }
+            guard let error = systemError else { return }
             text(" (")
-            if let name = errnoName(systemErrno) { text(name) } else { Errno(rawValue: systemErrno).write(to: sink) }
+            error.writeName(to: sink)
             text(")")
         }
 
@@ -63,7 +63,7 @@ extension SourceError {
             text(": use a standard rate such as 4800, 9600, 38400 or 115200 (the receiver's manual gives its rate).")
         case .disconnected:
             subjectText(); text(" went away mid-stream"); errnoText()
-            if systemErrno == 0 { text(" (hangup)") }
+            if systemError == nil { text(" (hangup)") }
             text(": the receiver was unplugged, lost power or its driver reset; puckd reopens it with backoff when it comes back.")
         case .connectionRefused:
             if origin == .gpsd {
@@ -142,41 +142,5 @@ func writeDecimal(_ value: Int64, to sink: (UnsafeRawBufferPointer) -> Void) {
         } while magnitude > 0
         if value < 0 { index -= 1; digits[index] = 45 }
         sink(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: digits[index..<20])))
-    }
-}
-
-/// The symbolic name of the errno values sources meet (ENOENT, EACCES, …), nil for others.
-public func errnoName(_ code: Int32) -> StaticString? {
-    switch code {
-    case Errno.notPermitted.rawValue: return "EPERM"
-    case Errno.noSuchFileOrDirectory.rawValue: return "ENOENT"
-    case Errno.interrupted.rawValue: return "EINTR"
-    case Errno.ioError.rawValue: return "EIO"
-    case Errno.noSuchDeviceOrAddress.rawValue: return "ENXIO"
-    case Errno.badFileDescriptor.rawValue: return "EBADF"
-    case Errno.wouldBlock.rawValue: return "EAGAIN"
-    case Errno.outOfMemory.rawValue: return "ENOMEM"
-    case Errno.permissionDenied.rawValue: return "EACCES"
-    case Errno.busy.rawValue: return "EBUSY"
-    case Errno.noSuchDevice.rawValue: return "ENODEV"
-    case Errno.notADirectory.rawValue: return "ENOTDIR"
-    case Errno.isADirectory.rawValue: return "EISDIR"
-    case Errno.invalidArgument.rawValue: return "EINVAL"
-    case Errno.tooManyOpenFilesInSystem.rawValue: return "ENFILE"
-    case Errno.tooManyOpenFiles.rawValue: return "EMFILE"
-    case Errno.notATerminal.rawValue: return "ENOTTY"
-    case Errno.brokenPipe.rawValue: return "EPIPE"
-    case Errno.tooManySymbolicLinks.rawValue: return "ELOOP"
-    case Errno.nameTooLong.rawValue: return "ENAMETOOLONG"
-    case Errno.addressNotAvailable.rawValue: return "EADDRNOTAVAIL"
-    case Errno.networkDown.rawValue: return "ENETDOWN"
-    case Errno.networkUnreachable.rawValue: return "ENETUNREACH"
-    case Errno.connectionAborted.rawValue: return "ECONNABORTED"
-    case Errno.connectionReset.rawValue: return "ECONNRESET"
-    case Errno.timedOut.rawValue: return "ETIMEDOUT"
-    case Errno.connectionRefused.rawValue: return "ECONNREFUSED"
-    case Errno.hostDown.rawValue: return "EHOSTDOWN"
-    case Errno.hostUnreachable.rawValue: return "EHOSTUNREACH"
-    default: return nil
     }
 }

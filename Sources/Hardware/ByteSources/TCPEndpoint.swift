@@ -34,43 +34,44 @@ struct TCPEndpoint {
         }
     }
 
-    /// Starts a non-blocking connect to address `index`: (descriptor, connected now?) or the error
-    /// number (descriptor -1).
-    func startConnect(index: Int) -> (fd: Int32, connected: Bool, errorCode: Int32) {
+    /// How a non-blocking connect started or went on.
+    enum ConnectStep {
+        /// The connect completed on this descriptor.
+        case connected(FileDescriptor)
+        /// The connect is in progress on this descriptor: poll it for writable.
+        case inProgress(FileDescriptor)
+        /// Still in progress (no change since the last look).
+        case pending
+        /// This address failed (its descriptor, if any, is closed).
+        case failed(Errno)
+    }
+
+    /// Starts a non-blocking connect to address `index`.
+    func startConnect(index: Int) -> ConnectStep {
         let address = addresses[index]
         let fd: FileDescriptor
-        do throws(Errno) { fd = try Socket.open(address) } catch { return (-1, false, error.rawValue) }
+        do throws(Errno) { fd = try Socket.open(address) } catch { return .failed(error) }
         switch Socket.connectStream(fd, to: address) {
-        case .processed: return (fd.rawValue, true, 0)
-        case .wouldBlock: return (fd.rawValue, false, 0)
+        case .processed: return .connected(fd)
+        case .wouldBlock: return .inProgress(fd)
         case .closed:
             fd.closeDroppingError()
-            return (-1, false, Errno.connectionReset.rawValue)
+            return .failed(.connectionReset)
         case .failed(let error):
             fd.closeDroppingError()
-            return (-1, false, error.rawValue)
+            return .failed(error)
         }
     }
 
-    /// The state of a connect in progress: nil while pending, 0 when connected, else its error number.
-    static func connectResult(_ fd: Int32) -> Int32? {
-        switch FileDescriptor(known: fd).readinessNow(.writable) {
-        case .success([]): return nil
-        case .failure(let error): return error.rawValue
+    /// The state of a connect in progress on `fd`: `.pending`, `.connected(fd)` or `.failed` (the
+    /// caller closes `fd`).
+    static func connectResult(_ fd: FileDescriptor) -> ConnectStep {
+        switch fd.readinessNow(.writable) {
+        case .success([]): return .pending
+        case .failure(let error): return .failed(error)
         case .success: break
         }
-        return Socket.pendingError(FileDescriptor(known: fd))?.rawValue ?? 0
-    }
-
-    /// send(2) without blocking and without SIGPIPE: bytes sent, or minus the error number (EAGAIN:
-    /// no room now; EPIPE: the peer closed or reset the connection).
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        guard bytes.count > 0 else { return 0 }
-        switch Socket.send(FileDescriptor(known: fd), bytes) {
-        case .processed(let n): return n
-        case .wouldBlock: return -Int(Errno.wouldBlock.rawValue)
-        case .closed: return -Int(Errno.brokenPipe.rawValue)
-        case .failed(let error): return -Int(error.rawValue)
-        }
+        if let error = Socket.pendingError(fd) { return .failed(error) }
+        return .connected(fd)
     }
 }

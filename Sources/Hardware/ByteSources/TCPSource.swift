@@ -18,7 +18,7 @@ public struct TCPSource: ByteSource, ~Copyable {
     private let origin: SourceOrigin
     private var endpoint: TCPEndpoint
     private var addressIndex = 0
-    private var fd: Int32 = -1
+    private var fd: FileDescriptor?
     private var connectDeadlineNanoseconds: Int64 = .max
     private var lifecycle: SourceLifecycle
 
@@ -40,24 +40,24 @@ public struct TCPSource: ByteSource, ~Copyable {
         self.lifecycle = SourceLifecycle(policy: policy)
     }
 
-    deinit { FileDescriptor(rawValue: fd)?.closeDroppingError() }
+    deinit { fd?.closeDroppingError() }
 
     public var status: SourceStatus { lifecycle.status }
     public var counters: SourceCounters { lifecycle.counters }
 
-    /// The connected socket, -1 when not connected (for the gpsd source's command).
-    var connectedDescriptor: Int32 {
+    /// The connected socket, nil when not connected (for the gpsd source's command).
+    var connectedDescriptor: FileDescriptor? {
         if case .open = lifecycle.status { return fd }
-        return -1
+        return nil
     }
 
     public var pollRequest: PollRequest {
         switch lifecycle.status {
         case .open:
             let silence = silenceTimeoutNanoseconds.map { lifecycle.lastActivityNanoseconds &+ $0 } ?? .max
-            return .input(FileDescriptor(rawValue: fd), deadlineNanoseconds: silence)
-        case .connecting where fd >= 0:
-            return PollRequest(fileDescriptor: FileDescriptor(rawValue: fd), events: .writable, deadlineNanoseconds: connectDeadlineNanoseconds)
+            return .input(fd, deadlineNanoseconds: silence)
+        case .connecting where fd != nil:
+            return PollRequest(fileDescriptor: fd, events: .writable, deadlineNanoseconds: connectDeadlineNanoseconds)
         default:
             let deadline = lifecycle.retryDeadlineNanoseconds
             return deadline == .max ? .never : .wake(atNanoseconds: deadline)
@@ -65,7 +65,7 @@ public struct TCPSource: ByteSource, ~Copyable {
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer, nowNanoseconds now: Int64) throws(SourceError) -> Int {
-        if fd < 0 {
+        if fd == nil {
             guard lifecycle.attemptDue(nowNanoseconds: now) else { return 0 }
             try startConnecting(nowNanoseconds: now)
         }
@@ -73,7 +73,8 @@ public struct TCPSource: ByteSource, ~Copyable {
             try finishConnecting(nowNanoseconds: now)
             guard case .open = lifecycle.status else { return 0 }
         }
-        switch FileDescriptor(known: fd).readOutcome(into: buffer) {
+        guard let open = fd else { return 0 }
+        switch open.readOutcome(into: buffer) {
         case .processed(let n) where n > 0:
             lifecycle.delivered(n, nowNanoseconds: now)
             return n
@@ -87,67 +88,71 @@ public struct TCPSource: ByteSource, ~Copyable {
             }
             return 0
         case .failed(let error):
-            throw fail(SourceError.fromErrno(error.rawValue, origin: origin, subject: subject, whileOpen: true),
+            throw fail(SourceError.classifying(error, origin: origin, subject: subject, whileOpen: true),
                        nowNanoseconds: now)
         }
     }
 
     /// Closes the connection, counts `error` and schedules the reconnect; returns it for throwing.
     mutating func fail(_ error: SourceError, nowNanoseconds now: Int64) -> SourceError {
-        FileDescriptor(rawValue: fd)?.closeDroppingError()
-        fd = -1
+        fd?.closeDroppingError()
+        fd = nil
         addressIndex = 0
         return lifecycle.fail(error, nowNanoseconds: now)
     }
 
     private mutating func startConnecting(nowNanoseconds now: Int64) throws(SourceError) {
         if !endpoint.isResolved, let failure = endpoint.resolve() {
-            let systemCode = failure.isSystemError ? Errno.current.rawValue : 0
-            throw fail(SourceError(.hostNotFound, origin: origin, subject: subject, systemErrno: systemCode,
+            let systemError: Errno? = failure.isSystemError ? Errno.current : nil
+            throw fail(SourceError(.hostNotFound, origin: origin, subject: subject, systemError: systemError,
                                    detail: Int64(failure.code)), nowNanoseconds: now)
         }
         while true {
-            let attempt = endpoint.startConnect(index: addressIndex)
-            if attempt.fd >= 0 {
-                fd = attempt.fd
-                if attempt.connected {
-                    lifecycle.opened(nowNanoseconds: now)
-                } else {
-                    lifecycle.status = .connecting
-                    connectDeadlineNanoseconds = now &+ connectTimeoutNanoseconds
-                }
+            switch endpoint.startConnect(index: addressIndex) {
+            case .connected(let socket):
+                fd = socket
+                lifecycle.opened(nowNanoseconds: now)
                 return
+            case .inProgress(let socket):
+                fd = socket
+                lifecycle.status = .connecting
+                connectDeadlineNanoseconds = now &+ connectTimeoutNanoseconds
+                return
+            case .pending:
+                return
+            case .failed(let error):
+                try nextAddressOrFail(error, nowNanoseconds: now)
             }
-            try nextAddressOrFail(code: attempt.errorCode, nowNanoseconds: now)
         }
     }
 
     private mutating func finishConnecting(nowNanoseconds now: Int64) throws(SourceError) {
-        while case .connecting = lifecycle.status, fd >= 0 {
-            guard let code = TCPEndpoint.connectResult(fd) else {
+        while case .connecting = lifecycle.status, let socket = fd {
+            switch TCPEndpoint.connectResult(socket) {
+            case .pending, .inProgress:
                 if now >= connectDeadlineNanoseconds {
                     throw fail(SourceError(.connectTimedOut, origin: origin, subject: subject,
                                            detail: connectTimeoutNanoseconds / 1_000_000), nowNanoseconds: now)
                 }
                 return
-            }
-            if code == 0 {
+            case .connected:
                 lifecycle.opened(nowNanoseconds: now)
                 return
+            case .failed(let error):
+                socket.closeDroppingError()
+                fd = nil
+                try nextAddressOrFail(error, nowNanoseconds: now)
+                try startConnecting(nowNanoseconds: now)
             }
-            FileDescriptor(rawValue: fd)?.closeDroppingError()
-            fd = -1
-            try nextAddressOrFail(code: code, nowNanoseconds: now)
-            try startConnecting(nowNanoseconds: now)
         }
     }
 
     /// Moves to the host's next address, or fails the round when every address failed.
-    private mutating func nextAddressOrFail(code: Int32, nowNanoseconds now: Int64) throws(SourceError) {
+    private mutating func nextAddressOrFail(_ error: Errno, nowNanoseconds now: Int64) throws(SourceError) {
         if addressIndex + 1 < endpoint.addresses.count {
             addressIndex += 1
             return
         }
-        throw fail(SourceError.fromErrno(code, origin: origin, subject: subject), nowNanoseconds: now)
+        throw fail(SourceError.classifying(error, origin: origin, subject: subject), nowNanoseconds: now)
     }
 }

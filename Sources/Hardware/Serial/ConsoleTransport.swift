@@ -145,11 +145,12 @@ public final class ConsoleTransport {
         }
     }
 
-    /// Writes as much of `bytes` as the descriptor takes now: the count written (0 when it would block
-    /// or there is no descriptor), or -errno when the output is broken (EPIPE: nobody reads any more).
-    public func write(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let output = outputDescriptor else { return 0 }
-        return output.writeCountingErrno(bytes)
+    /// Writes as much of `bytes` as the descriptor takes now: `.processed(count)`, `.wouldBlock` when
+    /// it takes none now or there is no descriptor, `.failed` when the output is broken (EPIPE: nobody
+    /// reads any more).
+    public func write(_ bytes: UnsafeRawBufferPointer) -> IOOutcome {
+        guard let output = outputDescriptor else { return .wouldBlock }
+        return output.writeOutcome(bytes)
     }
 
     /// Waits up to `timeoutMilliseconds` until the output can take bytes (the shutdown's last flush).

@@ -12,9 +12,9 @@ public struct SerialPort: @unchecked Sendable {
     /// Why libserialport could not take a device that exists (the caller falls back to termios).
     public enum Refusal: Equatable, Sendable {
         /// `sp_get_port_by_name` failed: no `/sys/class/tty/NAME` (pseudo-terminals have none).
-        case unknownDevice(systemErrno: Int32)
+        case unknownDevice(Errno?)
         /// `sp_open` failed reading the modem lines (TIOCMGET gives ENOTTY/EINVAL on ptys).
-        case modemLinesUnsupported(systemErrno: Int32)
+        case modemLinesUnsupported(Errno?)
     }
 
     /// The result of `open`: a port, a refusal (use termios), or an error to report.
@@ -34,20 +34,19 @@ public struct SerialPort: @unchecked Sendable {
     public static func open(path: String, baudRate: Int) -> OpenResult {
         guard SerialBaudRate.isStandard(baudRate) else {
             return .failed(SourceError(.unsupportedBaudRate, origin: .serial, subject: path,
-                                       systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate)))
+                                       systemError: .invalidArgument, detail: Int64(baudRate)))
         }
         var found: OpaquePointer?
         guard sp_get_port_by_name(path, &found).rawValue == SP_OK.rawValue, let port = found else {
-            let code = sp_last_error_code()
-            return .refused(.unknownDevice(systemErrno: code))
+            return .refused(.unknownDevice(SerialPort.lastError()))
         }
         let opened = sp_open(port, SP_MODE_READ_WRITE)
         if opened.rawValue != SP_OK.rawValue {
-            let code = opened.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.invalidArgument.rawValue
+            let error = opened.rawValue == SP_ERR_FAIL.rawValue ? SerialPort.lastError() ?? .invalidArgument : .invalidArgument
             sp_free_port(port)
-            switch code {
-            case Errno.notATerminal.rawValue, Errno.invalidArgument.rawValue: return .refused(.modemLinesUnsupported(systemErrno: code))
-            default: return .failed(SourceError.fromErrno(code, origin: .serial, subject: path))
+            switch error {
+            case .notATerminal, .invalidArgument: return .refused(.modemLinesUnsupported(error))
+            default: return .failed(SourceError.classifying(error, origin: .serial, subject: path))
             }
         }
         var fd: Int32 = -1
@@ -58,14 +57,14 @@ public struct SerialPort: @unchecked Sendable {
             && sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE).rawValue == SP_OK.rawValue
             && sp_get_port_handle(port, &fd).rawValue == SP_OK.rawValue
         if !configured {
-            let code = sp_last_error_code()
+            let error = SerialPort.lastError()
             sp_close(port)
             sp_free_port(port)
-            if code == Errno.invalidArgument.rawValue || code == 0 {
+            guard let error, error != .invalidArgument else {
                 return .failed(SourceError(.unsupportedBaudRate, origin: .serial, subject: path,
-                                           systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate)))
+                                           systemError: .invalidArgument, detail: Int64(baudRate)))
             }
-            return .failed(SourceError.fromErrno(code, origin: .serial, subject: path))
+            return .failed(SourceError.classifying(error, origin: .serial, subject: path))
         }
         // Never block, whatever VMIN/VTIME say; take the tty exclusively as gpsd does.
         let descriptor = FileDescriptor(known: fd)
@@ -74,18 +73,24 @@ public struct SerialPort: @unchecked Sendable {
         return .opened(SerialPort(port: port, fileDescriptor: fd, path: path))
     }
 
+    /// libserialport's last OS error (`sp_last_error_code`) as a typed errno; nil when it has none.
+    static func lastError() -> Errno? {
+        let code = sp_last_error_code()
+        return code == 0 ? nil : Errno(rawValue: code)
+    }
+
     /// Changes the line speed of the open port (auto-baud) and discards input received at the old speed.
     public func setBaudRate(_ baudRate: Int) throws(SourceError) {
         guard SerialBaudRate.isStandard(baudRate) else {
-            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate))
+            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemError: .invalidArgument, detail: Int64(baudRate))
         }
         let result = sp_set_baudrate(port, Int32(baudRate))
         if result.rawValue != SP_OK.rawValue {
-            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.invalidArgument.rawValue
-            if code == Errno.invalidArgument.rawValue {
-                throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: code, detail: Int64(baudRate))
+            let error = result.rawValue == SP_ERR_FAIL.rawValue ? SerialPort.lastError() ?? .invalidArgument : .invalidArgument
+            if error == .invalidArgument {
+                throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemError: error, detail: Int64(baudRate))
             }
-            throw SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true)
+            throw SourceError.classifying(error, origin: .serial, subject: path, whileOpen: true)
         }
         _ = sp_flush(port, SP_BUF_INPUT)
     }
@@ -100,15 +105,15 @@ public struct SerialPort: @unchecked Sendable {
         let result = sp_nonblocking_read(port, base, buffer.count)
         if result.rawValue > 0 { return .success(Int(result.rawValue)) }
         if result.rawValue < 0 {
-            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.ioError.rawValue
-            if code == Errno.wouldBlock.rawValue || code == Errno.interrupted.rawValue { return .success(0) }
-            return .failure(SourceError.fromErrno(code, origin: .serial, subject: path, whileOpen: true))
+            let error = result.rawValue == SP_ERR_FAIL.rawValue ? SerialPort.lastError() ?? .ioError : .ioError
+            if error == .wouldBlock || error == .interrupted { return .success(0) }
+            return .failure(SourceError.classifying(error, origin: .serial, subject: path, whileOpen: true))
         }
         switch FileDescriptor(known: fileDescriptor).readinessNow(.readable) {
         case .failure(let error):
-            return .failure(SourceError(.disconnected, origin: .serial, subject: path, systemErrno: error.rawValue))
+            return .failure(SourceError(.disconnected, origin: .serial, subject: path, systemError: error))
         case .success(let events) where !events.isDisjoint(with: [.hangUp, .error, .invalid]):
-            return .failure(SourceError(.disconnected, origin: .serial, subject: path, systemErrno: 0))
+            return .failure(SourceError(.disconnected, origin: .serial, subject: path))
         case .success:
             break
         }

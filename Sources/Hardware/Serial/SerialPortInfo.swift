@@ -44,8 +44,8 @@ public struct SerialPortInfo: Equatable, Sendable {
         var list: UnsafeMutablePointer<OpaquePointer?>?
         let result = sp_list_ports(&list)
         guard result.rawValue == SP_OK.rawValue, let ports = list else {
-            let code = result.rawValue == SP_ERR_FAIL.rawValue ? sp_last_error_code() : Errno.ioError.rawValue
-            throw SourceError.fromErrno(code, origin: .serial, subject: "/sys/class/tty")
+            let error = result.rawValue == SP_ERR_FAIL.rawValue ? SerialPort.lastError() ?? .ioError : .ioError
+            throw SourceError.classifying(error, origin: .serial, subject: "/sys/class/tty")
         }
         defer { sp_free_port_list(ports) }
         var infos: [SerialPortInfo] = []

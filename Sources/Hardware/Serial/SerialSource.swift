@@ -72,12 +72,12 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
 
     public var isWritable: Bool { true }
 
-    /// Writes commands to the receiver (see `ByteSource.write`); -EBADF while the port is closed.
-    public mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> Int {
+    /// Writes commands to the receiver (see `ByteSource.write`); EBADF while the port is closed.
+    public mutating func write(_ bytes: UnsafeRawBufferPointer, nowNanoseconds: Int64) -> IOOutcome {
         switch handle {
         case .libserialport(let port): return port.write(bytes)
         case .termios(let port): return port.write(bytes)
-        case .closed: return -Int(Errno.badFileDescriptor.rawValue)
+        case .closed: return .failed(.badFileDescriptor)
         }
     }
 
@@ -90,7 +90,7 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
     /// `setBaudRate(_:nowNanoseconds:)` for callers without a clock at hand (the serial port needs none).
     public mutating func setBaudRate(_ rate: Int) throws(SourceError) {
         guard SerialBaudRate.isStandard(rate) else {
-            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: Errno.invalidArgument.rawValue, detail: Int64(rate))
+            throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemError: .invalidArgument, detail: Int64(rate))
         }
         switch handle {
         case .libserialport(let port): try port.setBaudRate(rate)
@@ -116,12 +116,12 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
         // Errors that no backend can fix are reported as they are, before choosing one.
         let info: FileSystem.Status
         do throws(Errno) { info = try FileSystem.status(path) } catch {
-            throw SourceError.fromErrno(error.rawValue, origin: .serial, subject: path)
+            throw SourceError.classifying(error, origin: .serial, subject: path)
         }
         if !info.isCharacterDevice {
             let code: Errno = info.isDirectory ? .isADirectory : .notATerminal
             throw SourceError(info.isDirectory ? .isADirectory : .notATerminal, origin: .serial, subject: path,
-                              systemErrno: code.rawValue)
+                              systemError: code)
         }
         let device = resolvedPath(path)
         if forceTermios {
@@ -132,13 +132,13 @@ public struct SerialSource: ByteSource, BaudRateControl, ~Copyable {
         case .opened(let port):
             return (.libserialport(port), SerialBackendChoice(path: path, device: device, backend: .libserialport, reason: .supported))
         case .failed(let error):
-            throw SourceError(error.kind, origin: .serial, subject: path, systemErrno: error.systemErrno, detail: error.detail)
+            throw SourceError(error.kind, origin: .serial, subject: path, systemError: error.systemError, detail: error.detail)
         case .refused(let refusal):
             do throws(SourceError) {
                 let port = try TermiosPort.open(path: device, baudRate: baudRate)
                 return (.termios(port), SerialBackendChoice(path: path, device: device, backend: .termios, reason: .refused(refusal)))
             } catch {
-                throw SourceError(error.kind, origin: .serial, subject: path, systemErrno: error.systemErrno, detail: error.detail)
+                throw SourceError(error.kind, origin: .serial, subject: path, systemError: error.systemError, detail: error.detail)
             }
         }
     }
@@ -212,9 +212,8 @@ public struct SerialBackendChoice: Equatable, Sendable {
         return text
     }
 
-    private func errnoSuffix(_ code: Int32) -> String {
-        guard code != 0 else { return "" }
-        if let name = errnoName(code) { return ", " + name.description }
-        return ", " + Errno(rawValue: code).description
+    private func errnoSuffix(_ error: Errno?) -> String {
+        guard let error else { return "" }
+        return ", " + error.name
     }
 }

@@ -20,18 +20,18 @@ public struct TermiosPort: Sendable {
     public static func open(path: String, baudRate: Int) throws(SourceError) -> TermiosPort {
         guard SerialBaudRate.isStandard(baudRate) else {
             throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path,
-                              systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate))
+                              systemError: .invalidArgument, detail: Int64(baudRate))
         }
         let fd: FileDescriptor
         do throws(Errno) {
             fd = try FileDescriptor.open(path, .readWrite, options: Self.openOptions)
         } catch {
-            throw SourceError.fromErrno(error.rawValue, origin: .serial, subject: path)
+            throw SourceError.classifying(error, origin: .serial, subject: path)
         }
         var settings: TerminalSettings
         do throws(Errno) { settings = try fd.terminalSettings() } catch {
             fd.closeDroppingError()
-            throw SourceError.fromErrno(error.rawValue, origin: .serial, subject: path)
+            throw SourceError.classifying(error, origin: .serial, subject: path)
         }
         settings.makeRaw()
         settings.useEightDataBitsNoParityOneStopBit()
@@ -44,10 +44,10 @@ public struct TermiosPort: Sendable {
         } catch {
             fd.closeDroppingError()
             if error == .invalidArgument {
-                throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: error.rawValue,
+                throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemError: error,
                                   detail: Int64(baudRate))
             }
-            throw SourceError.fromErrno(error.rawValue, origin: .serial, subject: path)
+            throw SourceError.classifying(error, origin: .serial, subject: path)
         }
         try? fd.takeTerminalExclusively()
         return port
@@ -58,22 +58,22 @@ public struct TermiosPort: Sendable {
     public func setBaudRate(_ baudRate: Int) throws(SourceError) {
         guard SerialBaudRate.isStandard(baudRate) else {
             throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path,
-                              systemErrno: Errno.invalidArgument.rawValue, detail: Int64(baudRate))
+                              systemError: .invalidArgument, detail: Int64(baudRate))
         }
         let fd = FileDescriptor(known: fileDescriptor)
         var settings: TerminalSettings
         do throws(Errno) { settings = try fd.terminalSettings() } catch {
-            throw SourceError.fromErrno(error.rawValue, origin: .serial, subject: path, whileOpen: true)
+            throw SourceError.classifying(error, origin: .serial, subject: path, whileOpen: true)
         }
         do throws(Errno) {
             try settings.setSpeed(bitsPerSecond: baudRate)
             try fd.setTerminalSettings(settings)
         } catch {
             if error == .invalidArgument {
-                throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemErrno: error.rawValue,
+                throw SourceError(.unsupportedBaudRate, origin: .serial, subject: path, systemError: error,
                                   detail: Int64(baudRate))
             }
-            throw SourceError.fromErrno(error.rawValue, origin: .serial, subject: path, whileOpen: true)
+            throw SourceError.classifying(error, origin: .serial, subject: path, whileOpen: true)
         }
         try? fd.discardTerminalInput()
     }
@@ -94,7 +94,7 @@ public struct TermiosPort: Sendable {
         case .wouldBlock:
             return .success(0)
         case .failed(let error):
-            return .failure(SourceError.fromErrno(error.rawValue, origin: .serial, subject: path, whileOpen: true))
+            return .failure(SourceError.classifying(error, origin: .serial, subject: path, whileOpen: true))
         }
     }
 

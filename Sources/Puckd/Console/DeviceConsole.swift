@@ -104,19 +104,19 @@ final class DeviceConsole {
             session.consumeOutput(session.pendingOutputCount)
             return false
         }
-        let n = session.withPendingOutput { bytes in transport.write(bytes) }
-        if n > 0 {
+        switch session.withPendingOutput({ bytes in transport.write(bytes) }) {
+        case .processed(let n):
             session.consumeOutput(n)
             writtenBytes += Int64(n)
             return true
-        }
-        if n < 0 {
+        case .wouldBlock:
+            return true
+        case .failed:
             outputClosed = true
             droppedBytes += Int64(session.pendingOutputCount)
             session.consumeOutput(session.pendingOutputCount)
             return false
         }
-        return true
     }
 
     /// The last flush at shutdown: waits up to `milliseconds` in total for the output to take the

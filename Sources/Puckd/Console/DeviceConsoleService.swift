@@ -105,7 +105,7 @@ extension Device {
     /// A serial console's port failed: said once per kind until it opens again.
     func consoleFailed(_ error: SourceError) {
         guard let console else { return }
-        if let last = console.lastFailure, last.kind == error.kind, last.systemErrno == error.systemErrno { return }
+        if let last = console.lastFailure, last.kind == error.kind, last.systemError == error.systemError { return }
         console.lastFailure = error
         output.line(.error) { out in
             out.append("console: ")

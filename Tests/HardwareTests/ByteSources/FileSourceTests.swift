@@ -40,7 +40,7 @@ import Testing
         var source = FileSource(path: Fixtures.path(Self.corpus) + "/inside")
         let collected = pump(&source, timeoutSeconds: 5) { c, _ in !c.errors.isEmpty }
         #expect(collected.errors.first?.error.kind == .notFound)
-        #expect(collected.errors.first?.error.systemErrno == ENOTDIR)
+        #expect(collected.errors.first?.error.systemError == Errno(rawValue: ENOTDIR))
     }
 
     @Test func directoryIsRefused() {
@@ -60,7 +60,7 @@ import Testing
         if geteuid() != 0 {
             #expect(collected.errors.first?.error.kind == .permissionDenied)
         }
-        let message = SourceError.fromErrno(EACCES, origin: .file, subject: path).message
+        let message = SourceError.classifying(Errno(rawValue: EACCES), origin: .file, subject: path).message
         #expect(message == "permission denied opening \(path) (EACCES): make the file readable by this user (chmod a+r) or run puckd as its owner.")
     }
 
@@ -72,7 +72,7 @@ import Testing
         _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
         defer { close(reader) }
         // The source must not set O_NONBLOCK on a descriptor it shares (stdin).
-        var source = FileSource(descriptor: reader, name: "-")
+        var source = FileSource(descriptor: FileDescriptor(known: reader), name: "-")
         var written = 0
         var writerOpen = true
         let collected = pump(&source, feed: {
@@ -93,7 +93,7 @@ import Testing
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
-        var source = FileSource(descriptor: ends[0], name: "-")
+        var source = FileSource(descriptor: FileDescriptor(known: ends[0]), name: "-")
         var scratch = [UInt8](repeating: 0, count: 64)
         let n = try scratch.withUnsafeMutableBytes { try source.read(into: $0, nowNanoseconds: 0) }
         #expect(n == 0)

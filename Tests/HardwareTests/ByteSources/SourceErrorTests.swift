@@ -1,5 +1,6 @@
 import Glibc
 import TestSupport
+import SystemCalls
 import Testing
 @testable import Hardware
 
@@ -10,7 +11,7 @@ import Testing
         #expect(SourceError.Kind.allCases.count == SourceError.Kind.count)
         for kind in SourceError.Kind.allCases {
             for origin in Self.origins {
-                let error = SourceError(kind, origin: origin, subject: "/dev/ttyUSB0", systemErrno: EIO, detail: 9600)
+                let error = SourceError(kind, origin: origin, subject: "/dev/ttyUSB0", systemError: Errno(rawValue: EIO), detail: 9600)
                 let message = error.message
                 #expect(message.hasSuffix("."), "\(kind) \(origin): \(message)")
                 #expect(message.contains(": "), "\(kind) \(origin): what is wrong, then how to fix it")
@@ -22,17 +23,17 @@ import Testing
     }
 
     @Test func permissionDeniedNamesTheGroupAndTheUdevRules() {
-        let error = SourceError.fromErrno(EACCES, origin: .serial, subject: "/dev/ttyAMA0")
+        let error = SourceError.classifying(Errno(rawValue: EACCES), origin: .serial, subject: "/dev/ttyAMA0")
         #expect(error.kind == .permissionDenied)
         #expect(error.message == "permission denied opening /dev/ttyAMA0 (EACCES): add the service user to group dialout (sudo usermod -aG dialout USER, then log in again) or install puckd's udev rules from udev/.")
-        #expect(SourceError.fromErrno(EPERM, origin: .serial, subject: "x").kind == .permissionDenied)
+        #expect(SourceError.classifying(Errno(rawValue: EPERM), origin: .serial, subject: "x").kind == .permissionDenied)
     }
 
     /// Under puckd.service a connect to anything but localhost fails with EPERM (the unit's IP firewall):
     /// the message names those settings and the drop-in that widens them.
     @Test func networkPermissionNamesTheUnitsIPFirewall() {
         for origin in [SourceOrigin.tcp, .gpsd] {
-            let error = SourceError.fromErrno(EPERM, origin: origin, subject: "192.168.1.20:10110")
+            let error = SourceError.classifying(Errno(rawValue: EPERM), origin: origin, subject: "192.168.1.20:10110")
             #expect(error.kind == .permissionDenied)
             #expect(error.message.hasPrefix("permission denied connecting to 192.168.1.20:10110 (EPERM): "))
             #expect(error.message.contains("IPAddressDeny=any, IPAddressAllow=localhost")
@@ -51,13 +52,13 @@ import Testing
     }
 
     @Test func busyPointsAtGpsd() {
-        let error = SourceError.fromErrno(EBUSY, origin: .serial, subject: "/dev/ttyAMA0")
+        let error = SourceError.classifying(Errno(rawValue: EBUSY), origin: .serial, subject: "/dev/ttyAMA0")
         #expect(error.kind == .busy)
         #expect(error.message == "/dev/ttyAMA0 is busy (EBUSY): another program holds it exclusively, usually puckd itself running as the service (sudo systemctl stop puckd), else gpsd (sudo systemctl stop gpsd.socket gpsd, or read through it with gpsd://localhost).")
     }
 
     @Test func missingDeviceSuggestsPuckdPorts() {
-        let error = SourceError.fromErrno(ENOENT, origin: .serial, subject: "/dev/ttyUSB0")
+        let error = SourceError.classifying(Errno(rawValue: ENOENT), origin: .serial, subject: "/dev/ttyUSB0")
         #expect(error.kind == .notFound)
         #expect(error.message.hasPrefix("/dev/ttyUSB0 does not exist (ENOENT): "))
         #expect(error.message.contains("'puckd ports'"))
@@ -70,7 +71,7 @@ import Testing
             (ENOTTY, false, .notATerminal), (EISDIR, false, .isADirectory), (EMFILE, false, .ioError),
         ]
         for (code, open, kind) in serial {
-            #expect(SourceError.fromErrno(code, origin: .serial, subject: "s", whileOpen: open).kind == kind, "errno \(code)")
+            #expect(SourceError.classifying(Errno(rawValue: code), origin: .serial, subject: "s", whileOpen: open).kind == kind, "errno \(code)")
         }
         let network: [(Int32, Bool, SourceError.Kind)] = [
             (ECONNREFUSED, false, .connectionRefused), (ECONNRESET, true, .connectionReset), (EPIPE, true, .connectionReset),
@@ -78,7 +79,7 @@ import Testing
             (EHOSTUNREACH, false, .unreachable), (EIO, true, .ioError),
         ]
         for (code, open, kind) in network {
-            #expect(SourceError.fromErrno(code, origin: .tcp, subject: "h:1", whileOpen: open).kind == kind, "errno \(code)")
+            #expect(SourceError.classifying(Errno(rawValue: code), origin: .tcp, subject: "h:1", whileOpen: open).kind == kind, "errno \(code)")
         }
     }
 
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func unknownErrnoIsShownAsANumber() {
-        let error = SourceError(.ioError, origin: .serial, subject: "/dev/ttyS1", systemErrno: 4242)
+        let error = SourceError(.ioError, origin: .serial, subject: "/dev/ttyS1", systemError: Errno(rawValue: 4242))
         #expect(error.message.hasPrefix("reading /dev/ttyS1 failed (errno 4242): "))
         var digits: [UInt8] = []
         writeDecimal(-9_223_372_036_854_775_807, to: { digits += $0 })
@@ -101,7 +102,7 @@ import Testing
 
     @Test func writingTheMessageAllocatesNothing() {
         let error = SourceError(.disconnected, origin: .serial, subject: "/dev/serial/by-id/usb-u-blox_GNSS-if00",
-                                systemErrno: EIO)
+                                systemError: Errno(rawValue: EIO))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 512, alignment: 1)
         defer { buffer.deallocate() }
         var length = 0

@@ -29,7 +29,7 @@ import Testing
         let backendChoice = source.backendChoice
         let choice = try #require(backendChoice)
         #expect(choice.backend == .termios)
-        #expect(choice.reason == .refused(.unknownDevice(systemErrno: ENOENT)))
+        #expect(choice.reason == .refused(.unknownDevice(Errno(rawValue: ENOENT))))
         let name = String(pty.slavePath.split(separator: "/").last!)
         #expect(choice.message == "serial \(pty.slavePath): POSIX termios, because libserialport does not know the device (no /sys/class/tty/\(name), ENOENT: a pseudo-terminal or a tty without a driver entry)")
 
@@ -76,7 +76,7 @@ import Testing
         var settings = termios()
         #expect(tcgetattr(source.pollRequest.fileDescriptor?.rawValue ?? -1, &settings) == 0)
         #expect(cfgetispeed(&settings) == speed_t(B38400))
-        #expect(throws: SourceError(.unsupportedBaudRate, origin: .serial, subject: pty.slavePath, systemErrno: EINVAL, detail: 12345)) {
+        #expect(throws: SourceError(.unsupportedBaudRate, origin: .serial, subject: pty.slavePath, systemError: .invalidArgument, detail: 12345)) {
             try source.setBaudRate(12345)
         }
         #expect(source.baudRate == 38400)

@@ -63,11 +63,15 @@ extension GPSLink {
                 case .none:
                     rounds = 4
                 case .write:
-                    let written = link.configurator.command.withBytes { bytes in
+                    let outcome = link.configurator.command.withBytes { bytes in
                         console?.state.nmea.recordCommand(bytes, atNanoseconds: now)
                         return gps.write(bytes, nowNanoseconds: now)
                     }
-                    link.configurator.commandWritten(max(0, written), nowNanoseconds: now)
+                    // A port that takes nothing now, or a failed write, counts as nothing written: the
+                    // configurator's acknowledgement timeout retries it.
+                    var written = 0
+                    if case .processed(let n) = outcome { written = n }
+                    link.configurator.commandWritten(written, nowNanoseconds: now)
                 case .setPortBaudRate(let r):
                     link.requestedBaudRate = r
                     rate = r

@@ -150,7 +150,7 @@ final class GPSLink {
     /// The same error again (a receiver that stays unplugged while the source retries with backoff) is
     /// counted, not logged; the reopen says how many attempts failed.
     func logSourceError(_ error: SourceError) {
-        if let last = lastLoggedError, last.kind == error.kind, last.systemErrno == error.systemErrno {
+        if let last = lastLoggedError, last.kind == error.kind, last.systemError == error.systemError {
             repeatedErrors += 1
             return
         }
