@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Testing
 import TestSupport
 @testable import NMEA
@@ -138,7 +139,7 @@ func puckd(_ arguments: [String], input: [UInt8] = []) throws -> ProcessResult {
             var options = ReplayOptions()
             options.json = json
             return bytes.withUnsafeBytes { raw in
-                allocationCount { _ = ReplayCommand.replay(raw, options: options, outputFD: null, summaryFD: null) }
+                allocationCount { _ = ReplayCommand.replay(raw, options: options, output: FileDescriptor(known: null), summary: FileDescriptor(known: null)) }
             }
         }
         for json in [false, true] {

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Testing
 import TestSupport
 @testable import Commands
@@ -131,7 +132,7 @@ import TestSupport
         var options = ReplayOptions()
         options.json = true
         let status = bytes.withUnsafeBytes {
-            ReplayCommand.replay($0, options: options, outputFD: out, summaryFD: summary)
+            ReplayCommand.replay($0, options: options, output: FileDescriptor(known: out), summary: FileDescriptor(known: summary))
         }
         #expect(status == ExitStatus.ok || bytes.isEmpty, "\(log): replay exit status \(status)")
         return path

@@ -75,10 +75,10 @@ public enum ReplayCommand {
     }
 
     /// Replays bytes already in memory (the built-in drive; tests), in 64 KiB chunks as if read from a
-    /// file, writing fix lines to `outputFD` and the summary to `summaryFD` (see `ReplaySession`).
-    static func replay(_ bytes: UnsafeRawBufferPointer, options: ReplayOptions, outputFD: Int32 = 1,
-                       summaryFD: Int32? = nil, script: ReplayScript? = nil) -> Int32 {
-        var session = ReplaySession(options: options, outputFD: outputFD, summaryFD: summaryFD, script: script)
+    /// file, writing fix lines to `output` and the summary to `summary` (see `ReplaySession`).
+    static func replay(_ bytes: UnsafeRawBufferPointer, options: ReplayOptions, output: FileDescriptor = .standardOutput,
+                       summary: FileDescriptor? = nil, script: ReplayScript? = nil) -> Int32 {
+        var session = ReplaySession(options: options, output: output, summary: summary, script: script)
         var offset = 0
         while offset < bytes.count && !session.outputClosed {
             let n = min(chunkBytes, bytes.count - offset)

@@ -11,8 +11,8 @@ struct ReplaySession: ~Copyable {
     private var pacer = RealtimePacer()
     private let options: ReplayOptions
     /// Where fix lines go, and where the summary goes.
-    private let outputFD: Int32
-    private let summaryFD: Int32
+    private let fixDescriptor: FileDescriptor
+    private let summaryDescriptor: FileDescriptor
     private var firstEpoch: ReplayEpochTime?
     private var lastEpoch: ReplayEpochTime?
     private var printedFixes = 0
@@ -29,12 +29,13 @@ struct ReplaySession: ~Copyable {
     /// field) or a tracking line fits many times over, so a record never overflows the buffer.
     static let recordReserveBytes = 4096
 
-    /// A session writing fix lines to `outputFD` and the summary to `summaryFD` (default: standard
+    /// A session writing fix lines to `output` and the summary to `summary` (default: standard
     /// error with `--json`, so the JSON stream stays clean, else standard output).
-    init(options: ReplayOptions, outputFD: Int32 = 1, summaryFD: Int32? = nil, script: ReplayScript? = nil) {
+    init(options: ReplayOptions, output: FileDescriptor = .standardOutput, summary: FileDescriptor? = nil,
+         script: ReplayScript? = nil) {
         self.options = options
-        self.outputFD = outputFD
-        self.summaryFD = summaryFD ?? (options.json ? 2 : 1)
+        fixDescriptor = output
+        summaryDescriptor = summary ?? (options.json ? .standardError : .standardOutput)
         pipeline = NMEAPipeline(strict: options.strict)
         if let target = options.track {
             tracking = ReplayTracking(target: target, json: options.json, realtime: options.realtime, script: script)
@@ -69,7 +70,7 @@ struct ReplaySession: ~Copyable {
             summary.append(" gaps, "); summary.append(uint: s.backwardJumps); summary.append(" backward time jumps\n")
         }
         lostBytes += summary.droppedBytes
-        if let failed = summary.withBytes({ Self.write(to: FileDescriptor(known: summaryFD), $0) }) {
+        if let failed = summary.withBytes({ Self.write(to: summaryDescriptor, $0) }) {
             if writeError == nil { writeError = failed }
             lostBytes += summary.count
         }
@@ -143,7 +144,7 @@ struct ReplaySession: ~Copyable {
             out.removeAll()
             return
         }
-        if let failed = out.withBytes({ Self.write(to: FileDescriptor(known: outputFD), $0) }) {
+        if let failed = out.withBytes({ Self.write(to: fixDescriptor, $0) }) {
             outputClosed = true
             writeError = failed
             lostBytes += out.count          // the part of a failed write that got out is not known: all

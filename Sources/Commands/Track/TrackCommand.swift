@@ -131,7 +131,7 @@ public enum TrackCommand {
         default: return exportNMEA(directory: directory, segments: range == TrackTimeRange() ? all : segments)
         }
         let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ StandardStreams.write(to: .standardOutput, $0) }) else { return writeFailed() }
+        if let error = writeToStandardOutput(bytes) { return writeFailed(error) }
         return ExitStatus.ok
     }
 
@@ -141,7 +141,7 @@ public enum TrackCommand {
         var wrote = 0
         for s in segments {
             guard case .success(let bytes) = reader.files.read(reader.rawPath(s.name)), !bytes.isEmpty else { continue }
-            guard bytes.withUnsafeBytes({ StandardStreams.write(to: .standardOutput, $0) }) else { return writeFailed() }
+            if let error = writeToStandardOutput(bytes) { return writeFailed(error) }
             wrote += bytes.count
         }
         if wrote == 0 {
@@ -152,9 +152,20 @@ public enum TrackCommand {
         return ExitStatus.ok
     }
 
-    static func writeFailed() -> Int32 {
-        // The error the failed write left (StandardStreams.write says only that it failed).
-        StandardStreams.err("puckd track: writing standard output failed (\(Errno.current.message)); "
+    /// Writes all of `bytes` to standard output: nil, or the error that stopped it.
+    static func writeToStandardOutput(_ bytes: [UInt8]) -> Errno? {
+        bytes.withUnsafeBytes { raw in
+            do throws(Errno) {
+                try FileDescriptor.standardOutput.writeAll(raw)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    static func writeFailed(_ error: Errno) -> Int32 {
+        StandardStreams.err("puckd track: writing standard output failed (\(error.message)); "
             + "check the disk or the reading program\n")
         return ExitStatus.ioError
     }

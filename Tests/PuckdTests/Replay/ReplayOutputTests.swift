@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Testing
 import TestSupport
 @testable import Commands
@@ -22,7 +23,7 @@ import TestSupport
         let path = try #require(Fixtures.temporaryFile(named: "out.txt", contents: []))
         let out = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
         let summary = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        let status = bytes.withUnsafeBytes { ReplayCommand.replay($0, options: options, outputFD: out, summaryFD: summary) }
+        let status = bytes.withUnsafeBytes { ReplayCommand.replay($0, options: options, output: FileDescriptor(known: out), summary: FileDescriptor(known: summary)) }
         close(out); close(summary)
         let text = String(decoding: try #require(Fixtures.readFile(path)), as: UTF8.self)
         unlink(path)
