@@ -34,6 +34,7 @@ import UplinkClient
                   log_format osmand '$server_port $ssl_protocol $status $request_method $request_uri';
                   access_log \(d)/access.log osmand;
                   client_body_temp_path \(d)/body;
+                  ssl_protocols TLSv1.2 TLSv1.3;
                   server { listen 127.0.0.1:\(port) ssl; ssl_certificate \(pki.serverCertificate);
                            ssl_certificate_key \(pki.serverKey); location / { return 200 "OK\\n"; } }
                   server { listen 127.0.0.1:\(otherPort) ssl; ssl_certificate \(pki.otherServerCertificate);

@@ -47,7 +47,7 @@ import TestSupport
     static func startNginx(in directory: String, port: Int = freeLoopbackPort(), tls: TestCertificates? = nil) -> (port: Int, pid: pid_t)? {
         guard runProcess(["sh", "-c", "command -v nginx"])?.status == 0 else { return nil }
         let d = directory
-        let ssl = tls.map { " ssl; ssl_certificate \($0.serverCertificate); ssl_certificate_key \($0.serverKey)" } ?? ""
+        let ssl = tls.map { " ssl; ssl_protocols TLSv1.2 TLSv1.3; ssl_certificate \($0.serverCertificate); ssl_certificate_key \($0.serverKey)" } ?? ""
         let text = """
             pid \(d)/nginx.pid; error_log \(d)/nginx-error.log; worker_processes 1;
             events { worker_connections 64; }

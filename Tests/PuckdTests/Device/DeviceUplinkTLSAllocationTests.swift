@@ -27,7 +27,9 @@ import TLS
     @Test func hundredThousandWakeUpsWithBothUplinksOverTLSAllocateNothing() throws {
         let scratch = Fixtures.temporaryDirectory(prefix: "puckd-uplink-tls-alloc")
         defer { _ = runProcess(["rm", "-rf", scratch]) }
-        let pki = try #require(TestCertificates(directory: scratch + "/pki"), "openssl is needed (make test installs it)")
+        let pki = try #require(TestCertificates(directory: Fixtures.temporaryDirectory(prefix: "puckd-uplink-tls-pki")),
+                               "openssl is needed (make test installs it)")
+        defer { _ = runProcess(["rm", "-rf", pki.directory]) }
         let broker = try #require(DeviceUplinkAllocationTests.startBroker(in: scratch, tls: pki), "mosquitto is needed")
         defer { kill(broker.pid, SIGKILL) }
         let nginx = try #require(DeviceUplinkAllocationTests.startNginx(in: scratch, tls: pki), "nginx is needed (nginx-light)")
