@@ -9,31 +9,27 @@ import Uplink
 /// Buffers are allocated in `init`; `service`, `appended` and the poll/deadline queries allocate nothing.
 public final class MQTTUplinkClient: UplinkConnection {
     /// Where the connection is (`connecting` covers the TCP connect and the TLS handshake).
-    public enum Phase: Equatable, Sendable { case waiting, connecting, open }
+    public typealias Phase = UplinkLink.Phase
 
     /// What one `service` call changed, for the router.
     public typealias Events = UplinkClientEvents
 
     public let settings: MQTTUplinkSettings
-    public private(set) var phase = Phase.waiting
+    public var phase: Phase { link.phase }
     public private(set) var session: MQTTSession
     public private(set) var forwarder: UplinkForwarder
-    public private(set) var backoff: ReconnectBackoff
+    public var backoff: ReconnectBackoff { link.backoff }
     public private(set) var fault: UplinkFault?
     /// The connection's socket (nil while waiting to reconnect).
-    public var descriptor: FileDescriptor? { transport.descriptor }
+    public var descriptor: FileDescriptor? { link.descriptor }
     /// The byte stream under the session: plain TCP or TLS (`settings.security`).
-    public let transport: StreamTransport
+    public var transport: StreamTransport { link.transport }
     public private(set) var connections: UInt64 = 0
-    public private(set) var attempts: UInt64 = 0
+    public var attempts: UInt64 { link.attempts }
     public private(set) var messagesSent: UInt64 = 0
-    public private(set) var lastAcknowledgedNanoseconds: Int64?
-    private var retryAtNanoseconds: Int64 = 0
-    private var connectStartedNanoseconds: Int64 = 0
-    private var lastNowNanoseconds: Int64 = 0
-    private let output: UnsafeMutableRawBufferPointer
-    private var outputStart = 0, outputEnd = 0
-    private let input: UnsafeMutableRawBufferPointer
+    public var lastAcknowledgedNanoseconds: Int64? { link.lastAcknowledgedNanoseconds }
+    /// The connection, its times, backoff and buffers (shared with the OsmAnd client).
+    private var link: UplinkLink
     private let payload: UnsafeMutableRawBufferPointer
     private static let outputCapacity = 8192
     private static let largestPacket = 512
@@ -46,10 +42,9 @@ public final class MQTTUplinkClient: UplinkConnection {
                                     backlogLimitRecords: settings.backlogLimitRecords,
                                     backlogMessagesPerSecond: settings.backlogMessagesPerSecond,
                                     inOrderSpan: settings.inOrderSpanRecords)
-        backoff = ReconnectBackoff(seed: seed, baseSeconds: settings.backoffBaseSeconds, maximumSeconds: settings.backoffMaximumSeconds)
-        transport = StreamTransport(security: settings.security)
-        output = .allocate(byteCount: Self.outputCapacity, alignment: 8)
-        input = .allocate(byteCount: 4096, alignment: 8)
+        link = UplinkLink(security: settings.security,
+                          backoff: ReconnectBackoff(seed: seed, baseSeconds: settings.backoffBaseSeconds, maximumSeconds: settings.backoffMaximumSeconds),
+                          connectTimeoutSeconds: settings.connectTimeoutSeconds, outputBytes: Self.outputCapacity)
         payload = .allocate(byteCount: PositionPayload.maximumByteCount, alignment: 8)
     }
 
@@ -58,9 +53,7 @@ public final class MQTTUplinkClient: UplinkConnection {
     public var isConnecting: Bool { phase == .connecting || (phase == .open && session.phase != .connected) }
 
     deinit {
-        close()
-        output.deallocate()
-        input.deallocate()
+        link.deallocate()
         payload.deallocate()
     }
 
@@ -70,17 +63,17 @@ public final class MQTTUplinkClient: UplinkConnection {
     /// What to wait for in poll(): connecting → writable (TLS handshake: what OpenSSL wants); open →
     /// readable, and writable with output pending (or when TLS must write to go on reading).
     public var pollEvents: PollEvents {
-        phase == .waiting ? [] : transport.pollEvents(wantsToSend: outputEnd > outputStart)
+        link.pollEvents
     }
 
     /// When `service` must run even without readiness.
     public var deadlineNanoseconds: Int64? {
         switch phase {
-        case .waiting: return retryAtNanoseconds
-        case .connecting: return connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000
+        case .waiting: return link.retryAtNanoseconds
+        case .connecting: return link.connectDeadlineNanoseconds
         case .open:
-            if transport.hasBufferedInput { return lastNowNanoseconds }
-            let a = session.deadlineNanoseconds, b = forwarder.deadlineNanoseconds(nowNanoseconds: lastNowNanoseconds)
+            if link.hasBufferedInput { return link.lastNowNanoseconds }
+            let a = session.deadlineNanoseconds, b = forwarder.deadlineNanoseconds(nowNanoseconds: link.lastNowNanoseconds)
             if let a, let b { return min(a, b) }
             return a ?? b
         }
@@ -89,23 +82,18 @@ public final class MQTTUplinkClient: UplinkConnection {
     /// One wake-up: connect when due, finish a connect, read, publish from `source`, keep-alive, flush.
     public func service<Source: UplinkRecordSource>(nowNanoseconds now: Int64, readable: Bool, writable: Bool,
                                                     source: inout Source) -> Events {
-        lastNowNanoseconds = now
+        link.lastNowNanoseconds = now
         var events = Events()
         switch phase {
         case .waiting:
-            if now >= retryAtNanoseconds { startConnecting(now, &events) }
+            if now >= link.retryAtNanoseconds { progress(link.startConnecting(to: settings.address, nowNanoseconds: now), now, &events) }
         case .connecting:
-            if readable || writable {
-                step(transport.advance(), now, &events)
-            }
-            if phase == .connecting && now >= connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000 {
-                fail(transport.phase == .handshaking ? .tls(.handshakeTimedOut) : .connectTimedOut, now, &events)
-            }
+            progress(link.advanceConnect(ready: readable || writable, nowNanoseconds: now), now, &events)
         case .open:
             break
         }
         guard phase == .open else { return events }
-        if readable || transport.hasBufferedInput { read(now, &events) }
+        if readable || link.hasBufferedInput { read(now, &events) }
         guard phase == .open else { return events }
         let timers = session.service(nowNanoseconds: now, into: &outputWriterRef)
         commitOutput()
@@ -133,31 +121,21 @@ public final class MQTTUplinkClient: UplinkConnection {
             flush(now, &events)
         }
         close()
-        phase = .waiting
     }
 
     // MARK: the connection
 
-    private func startConnecting(_ now: Int64, _ events: inout Events) {
-        attempts += 1
-        connectStartedNanoseconds = now
-        phase = .connecting
-        step(transport.connect(to: settings.address), now, &events)
-    }
-
-    private func step(_ step: StreamTransport.Step, _ now: Int64, _ events: inout Events) {
+    private func progress(_ step: UplinkLink.ConnectProgress, _ now: Int64, _ events: inout Events) {
         switch step {
-        case .inProgress: phase = .connecting
-        case .open: opened(now)
+        case .pending: break
+        case .opened: opened(now)
         case .failed(.connect(let error)): fail(.connectFailed(error), now, &events)
         case .failed(.tls(let failure)): fail(.tls(failure), now, &events)
+        case .timedOut(let handshaking): fail(handshaking ? .tls(.handshakeTimedOut) : .connectTimedOut, now, &events)
         }
     }
 
     private func opened(_ now: Int64) {
-        phase = .open
-        outputStart = 0
-        outputEnd = 0
         settings.clientIdentifier.withUnsafeBytes { id in
             settings.statusTopic.withUnsafeBytes { will in
                 let offline: StaticString = "offline"
@@ -183,18 +161,18 @@ public final class MQTTUplinkClient: UplinkConnection {
         var reads = 0
         while reads < 8 && phase == .open {
             reads += 1
-            switch transport.receive(into: input) {
+            switch link.receive() {
             case .wouldBlock: return
             case .closed, .processed(0): fail(.connectionLost(nil), now, &events); return
             case .processed(let n):
                 var moved = false
-                let result = session.receive(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[0..<n]), nowNanoseconds: now) { s in
+                let result = session.receive(link.received(n), nowNanoseconds: now) { s in
                     if forwarder.acknowledged(s) { moved = true }
                 }
-                if moved { events.cursorMoved = true; lastAcknowledgedNanoseconds = now }
+                if moved { events.cursorMoved = true; link.lastAcknowledgedNanoseconds = now }
                 if result.becameConnected {
                     connections += 1
-                    backoff.succeeded()
+                    link.succeeded()
                     events.connected = true
                     if fault != nil { fault = nil; events.faultChanged = true }
                     settings.statusTopic.withUnsafeBytes { t in
@@ -210,15 +188,15 @@ public final class MQTTUplinkClient: UplinkConnection {
                     else { fail(.connectionLost(nil), now, &events) }
                     return
                 }
-            case .failed(let error):
-                fail(transport.tlsFailure.map { .tls($0) } ?? .connectionLost(error), now, &events)
+            case let failed:
+                fail(Self.fault(link.loss(failed)), now, &events)
                 return
             }
         }
     }
 
     private func publish<Source: UplinkRecordSource>(_ now: Int64, _ source: inout Source) {
-        while session.hasInFlightRoom && Self.outputCapacity - outputEnd >= Self.largestPacket,
+        while session.hasInFlightRoom && link.freeOutputBytes >= Self.largestPacket,
               let candidate = forwarder.next(nowNanoseconds: now) {
             guard let record = source.record(sequence: candidate.sequence) else { forwarder.skipped(candidate); continue }
             var body = UplinkByteWriter(payload)
@@ -235,44 +213,37 @@ public final class MQTTUplinkClient: UplinkConnection {
     }
 
     private func flush(_ now: Int64, _ events: inout Events) {
-        guard phase == .open else { return }
-        while outputEnd > outputStart {
-            switch transport.send(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[outputStart..<outputEnd])) {
-            case .wouldBlock: return
-            case .processed(let n): outputStart += n
-            case .closed: fail(.connectionLost(nil), now, &events); return
-            case .failed(let error): fail(transport.tlsFailure.map { .tls($0) } ?? .connectionLost(error), now, &events); return
-            }
+        if let loss = link.flush() { fail(Self.fault(loss), now, &events) }
+    }
+
+    private static func fault(_ loss: UplinkLink.Loss) -> UplinkFault {
+        switch loss {
+        case .closed: return .connectionLost(nil)
+        case .error(let error): return .connectionLost(error)
+        case .tls(let failure): return .tls(failure)
         }
-        outputStart = 0
-        outputEnd = 0
     }
 
     private func fail(_ reason: UplinkFault, _ now: Int64, _ events: inout Events) {
-        close()
+        link.failed(nowNanoseconds: now)
         session.closed()
         forwarder.connectionLost()
-        phase = .waiting
-        retryAtNanoseconds = now + backoff.failed()
         if fault != reason { fault = reason; events.faultChanged = true }
     }
 
-    private func close() { transport.close() }
+    private func close() { link.close() }
 
     // MARK: the output buffer
 
     /// A writer over the free tail of the output buffer; `commitOutput` keeps what was written.
     private var pendingWriter: UplinkByteWriter?
     private var outputWriterRef: UplinkByteWriter {
-        get {
-            if outputStart == outputEnd { outputStart = 0; outputEnd = 0 }
-            return UplinkByteWriter(UnsafeMutableRawBufferPointer(rebasing: output[outputEnd...]))
-        }
+        get { link.outputWriter() }
         set { pendingWriter = newValue }
     }
 
     private func commitOutput() {
-        if let w = pendingWriter, !w.overflowed { outputEnd += w.count }
+        if let w = pendingWriter { link.commit(w) }
         pendingWriter = nil
     }
 }

@@ -71,21 +71,7 @@ public enum UplinkFault: Sendable, Equatable {
         case .brokerSilent: return "the broker stopped answering (keep-alive timeout); reconnecting with backoff"
         case .connectionLost(let e):
             return "the connection to the broker was lost" + (e.map { ": " + $0.description } ?? "") + "; reconnecting with backoff"
-        case .tls(let failure): return failure.message + "; " + Self.tlsAdvice(failure) + "; retrying with backoff"
-        }
-    }
-
-    /// What to change for a TLS failure of the MQTT uplink (docs/uplink.md §10).
-    static func tlsAdvice(_ failure: TLSFailure) -> String {
-        switch failure {
-        case .notTrusted: return "set [uplink] mqtt_ca_file to the CA that signed the broker's certificate (empty: the system store)"
-        case .hostNameMismatch: return "use the host name the broker's certificate names in [uplink] mqtt_url (mqtts://host:port)"
-        case .outsideValidity: return "renew the broker's certificate or set this board's clock"
-        case .clientCertificateRefused:
-            return "set [uplink] mqtt_cert_file and mqtt_key_file to a client certificate the broker's CA signed"
-        case .protocolError: return "check that [uplink] mqtt_url's port is the broker's TLS listener (8883)"
-        case .handshakeTimedOut: return "check the network and that the port in [uplink] mqtt_url is the broker's TLS listener"
-        case .closedDuringHandshake: return "check that the port in [uplink] mqtt_url is the broker's TLS listener (8883), not 1883"
+        case .tls(let failure): return failure.message + "; " + UplinkTLSAdvice.mqtt.text(failure) + "; retrying with backoff"
         }
     }
 }

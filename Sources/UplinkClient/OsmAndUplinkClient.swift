@@ -1,37 +1,36 @@
 import SystemCalls
+import TLS
 import TrackLog
 import Uplink
 
-/// One OsmAnd (Traccar) uplink on the device (docs/uplink.md §4, §9): a non-blocking HTTP/1.1 keep-alive
-/// connection driven from the poll loop (no thread), one request in flight (`OsmAndExchange`), a 2xx
-/// advances its own forwarder's cursor; any other status, a timeout or a broken response keeps the record
-/// and backs off. Connects only while something waits. Buffers are allocated in `init`; `service`,
+/// One OsmAnd (Traccar) uplink on the device (docs/uplink.md §4, §9, §10): a non-blocking HTTP/1.1
+/// keep-alive connection (plain, or TLS for https://, through `StreamTransport`) driven from the poll
+/// loop (no thread), one request in flight (`OsmAndExchange`), a 2xx advances its own forwarder's
+/// cursor; any other status, a timeout or a broken response keeps the record and backs off. Connects only while something waits. Buffers are allocated in `init`; `service`,
 /// `appended` and the poll/deadline queries allocate nothing.
 public final class OsmAndUplinkClient: UplinkConnection {
-    /// Where the connection is.
-    public enum Phase: Equatable, Sendable { case waiting, connecting, open }
+    /// Where the connection is (`connecting` covers the TCP connect and the TLS handshake).
+    public typealias Phase = UplinkLink.Phase
 
     public let settings: OsmAndUplinkSettings
-    public private(set) var phase = Phase.waiting
+    public var phase: Phase { link.phase }
     public private(set) var exchange: OsmAndExchange
     public private(set) var forwarder: UplinkForwarder
-    public private(set) var backoff: ReconnectBackoff
+    public var backoff: ReconnectBackoff { link.backoff }
     public private(set) var fault: OsmAndFault?
-    public private(set) var descriptor: FileDescriptor?
+    public var descriptor: FileDescriptor? { link.descriptor }
+    /// The byte stream under the exchange: plain TCP (http://) or TLS (https://).
+    public var transport: StreamTransport { link.transport }
     public private(set) var connections: UInt64 = 0
-    public private(set) var attempts: UInt64 = 0
+    public var attempts: UInt64 { link.attempts }
     public private(set) var messagesSent: UInt64 = 0
     /// Responses other than 2xx, and requests that timed out.
     public private(set) var refusals: UInt64 = 0
     public private(set) var timeouts: UInt64 = 0
     public private(set) var lastStatusCode: Int?
-    public private(set) var lastAcknowledgedNanoseconds: Int64?
-    private var retryAtNanoseconds: Int64 = 0
-    private var connectStartedNanoseconds: Int64 = 0
-    private var lastNowNanoseconds: Int64 = 0
-    private let output: UnsafeMutableRawBufferPointer
-    private var outputStart = 0, outputEnd = 0
-    private let input: UnsafeMutableRawBufferPointer
+    public var lastAcknowledgedNanoseconds: Int64? { link.lastAcknowledgedNanoseconds }
+    /// The connection, its times, backoff and buffers (shared with the MQTT client).
+    private var link: UplinkLink
 
     /// `cursor`: the persisted one (0 for a new uplink); `seed` for the backoff's jitter.
     public init(settings: OsmAndUplinkSettings, cursor: UInt64, seed: UInt64) {
@@ -40,16 +39,12 @@ public final class OsmAndUplinkClient: UplinkConnection {
         forwarder = UplinkForwarder(cursor: cursor, window: 1, backlogLimitRecords: settings.backlogLimitRecords,
                                     backlogMessagesPerSecond: settings.backlogMessagesPerSecond,
                                     inOrderSpan: settings.inOrderSpanRecords)
-        backoff = ReconnectBackoff(seed: seed, baseSeconds: settings.backoffBaseSeconds, maximumSeconds: settings.backoffMaximumSeconds)
-        output = .allocate(byteCount: OsmAndRequest.maximumByteCount + 256, alignment: 8)
-        input = .allocate(byteCount: 4096, alignment: 8)
+        link = UplinkLink(security: settings.security,
+                          backoff: ReconnectBackoff(seed: seed, baseSeconds: settings.backoffBaseSeconds, maximumSeconds: settings.backoffMaximumSeconds),
+                          connectTimeoutSeconds: settings.connectTimeoutSeconds, outputBytes: OsmAndRequest.maximumByteCount + 256)
     }
 
-    deinit {
-        close()
-        output.deallocate()
-        input.deallocate()
-    }
+    deinit { link.deallocate() }
 
     public var faultMessage: String? { fault?.message }
     public var isConnected: Bool { phase == .open }
@@ -60,45 +55,38 @@ public final class OsmAndUplinkClient: UplinkConnection {
     /// Something waits to be sent or answered.
     private var hasWork: Bool { forwarder.backlog > 0 }
 
-    public var pollEvents: PollEvents {
-        switch phase {
-        case .waiting: return []
-        case .connecting: return .writable
-        case .open: return outputEnd > outputStart ? [.readable, .writable] : .readable
-        }
-    }
+    public var pollEvents: PollEvents { link.pollEvents }
 
     public var deadlineNanoseconds: Int64? {
         switch phase {
-        case .waiting: return hasWork ? retryAtNanoseconds : nil
-        case .connecting: return connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000
+        case .waiting: return hasWork ? link.retryAtNanoseconds : nil
+        case .connecting: return link.connectDeadlineNanoseconds
         case .open:
+            if link.hasBufferedInput { return link.lastNowNanoseconds }
             if let answer = exchange.deadlineNanoseconds { return answer }
             guard hasWork else { return nil }
-            if retryAtNanoseconds > lastNowNanoseconds { return retryAtNanoseconds }
-            return forwarder.deadlineNanoseconds(nowNanoseconds: lastNowNanoseconds)
+            if link.retryAtNanoseconds > link.lastNowNanoseconds { return link.retryAtNanoseconds }
+            return forwarder.deadlineNanoseconds(nowNanoseconds: link.lastNowNanoseconds)
         }
     }
 
     /// One wake-up: connect when due, finish a connect, read the response, send the next request.
     public func service<Source: UplinkRecordSource>(nowNanoseconds now: Int64, readable: Bool, writable: Bool,
                                                     source: inout Source) -> UplinkClientEvents {
-        lastNowNanoseconds = now
+        link.lastNowNanoseconds = now
         var events = UplinkClientEvents()
         switch phase {
         case .waiting:
-            if hasWork && now >= retryAtNanoseconds { startConnecting(now, &events) }
-        case .connecting:
-            if readable || writable, let fd = descriptor {
-                if let error = Socket.pendingError(fd) { fail(.connectFailed(error), now, &events) } else { opened(&events) }
-            } else if now >= connectStartedNanoseconds + Int64(settings.connectTimeoutSeconds) * 1_000_000_000 {
-                fail(.connectTimedOut, now, &events)
+            if hasWork && now >= link.retryAtNanoseconds {
+                progress(link.startConnecting(to: settings.address, nowNanoseconds: now), now, &events)
             }
+        case .connecting:
+            progress(link.advanceConnect(ready: readable || writable, nowNanoseconds: now), now, &events)
         case .open:
             break
         }
         guard phase == .open else { return events }
-        if readable { read(now, &events) }
+        if readable || link.hasBufferedInput { read(now, &events) }
         guard phase == .open else { return events }
         if exchange.service(nowNanoseconds: now) == .timedOut {
             timeouts &+= 1
@@ -106,57 +94,42 @@ public final class OsmAndUplinkClient: UplinkConnection {
             return events
         }
         sendNextRequest(now, &source)
-        flush(now, &events)
+        if let loss = link.flush() { fail(Self.fault(loss), now, &events) }
         return events
     }
 
-    public func shutdown(nowNanoseconds now: Int64) {
-        close()
-        phase = .waiting
-    }
+    public func shutdown(nowNanoseconds now: Int64) { link.close() }
 
     // MARK: the connection
 
-    private func startConnecting(_ now: Int64, _ events: inout UplinkClientEvents) {
-        attempts &+= 1
-        let fd: FileDescriptor
-        do throws(Errno) { fd = try Socket.open(settings.address) } catch { fail(.connectFailed(error), now, &events); return }
-        Socket.setNoDelay(fd)
-        descriptor = fd
-        connectStartedNanoseconds = now
-        switch Socket.connectStream(fd, to: settings.address) {
-        case .processed: opened(&events)
-        case .wouldBlock: phase = .connecting
-        case .closed: fail(.connectFailed(.connectionRefused), now, &events)
-        case .failed(let error): fail(.connectFailed(error), now, &events)
+    private func progress(_ step: UplinkLink.ConnectProgress, _ now: Int64, _ events: inout UplinkClientEvents) {
+        switch step {
+        case .pending: break
+        case .opened:
+            exchange.opened()
+            connections &+= 1
+            events.connected = true
+        case .failed(.connect(let error)): fail(.connectFailed(error), now, &events)
+        case .failed(.tls(let failure)): fail(.tls(failure), now, &events)
+        case .timedOut(let handshaking): fail(handshaking ? .tls(.handshakeTimedOut) : .connectTimedOut, now, &events)
         }
     }
 
-    private func opened(_ events: inout UplinkClientEvents) {
-        phase = .open
-        outputStart = 0
-        outputEnd = 0
-        exchange.opened()
-        connections &+= 1
-        events.connected = true
-    }
-
     private func read(_ now: Int64, _ events: inout UplinkClientEvents) {
-        guard let fd = descriptor else { return }
         var reads = 0
         while reads < 8 && phase == .open {
             reads += 1
             let outcome: OsmAndExchange.Outcome?
-            switch Socket.receive(fd, into: input) {
+            switch link.receive() {
             case .wouldBlock: return
             case .closed, .processed(0):
                 // The server closed an idle keep-alive connection: reconnect when something waits, no fault.
                 guard exchange.inFlight != nil else { idleClosed(now); return }
                 outcome = exchange.receive(UnsafeRawBufferPointer(start: nil, count: 0), closed: true)
             case .processed(let n):
-                outcome = exchange.receive(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[0..<n]))
-            case .failed(let error):
-                fail(.connectionLost(error), now, &events)
+                outcome = exchange.receive(link.received(n))
+            case let failed:
+                fail(Self.fault(link.loss(failed)), now, &events)
                 return
             }
             guard let outcome else { continue }
@@ -169,8 +142,8 @@ public final class OsmAndUplinkClient: UplinkConnection {
         case .acknowledged(let sequence, let keepAlive):
             lastStatusCode = 200
             if forwarder.acknowledged(sequence) { events.cursorMoved = true }
-            lastAcknowledgedNanoseconds = now
-            backoff.succeeded()
+            link.lastAcknowledgedNanoseconds = now
+            link.succeeded()
             if fault != nil { fault = nil; events.faultChanged = true }
             if !keepAlive { idleClosed(now) }
         case .refused(_, let status, let keepAlive):
@@ -178,9 +151,9 @@ public final class OsmAndUplinkClient: UplinkConnection {
             lastStatusCode = status
             refusals &+= 1
             forwarder.connectionLost()
-            retryAtNanoseconds = now + backoff.failed()
+            link.backOff(nowNanoseconds: now)
             if fault != .status(status) { fault = .status(status); events.faultChanged = true }
-            if !keepAlive { close(); phase = .waiting }
+            if !keepAlive { link.close() }
         case .broken(let error):
             fail(error == nil ? .connectionLost(nil) : .notHTTP, now, &events)
         case .timedOut:
@@ -190,10 +163,10 @@ public final class OsmAndUplinkClient: UplinkConnection {
     }
 
     private func sendNextRequest<Source: UplinkRecordSource>(_ now: Int64, _ source: inout Source) {
-        guard exchange.inFlight == nil && outputEnd == outputStart && now >= retryAtNanoseconds else { return }
+        guard exchange.inFlight == nil && !link.hasPendingOutput && now >= link.retryAtNanoseconds else { return }
         while let candidate = forwarder.next(nowNanoseconds: now) {
             guard let record = source.record(sequence: candidate.sequence) else { forwarder.skipped(candidate); continue }
-            var out = UplinkByteWriter(output)
+            var out = link.outputWriter()
             // The journal's own sequence goes on the wire (`seq`), as in the MQTT payload.
             settings.deviceIdentifier.withUnsafeBytes { id in
                 settings.host.withUnsafeBytes { host in
@@ -201,8 +174,7 @@ public final class OsmAndUplinkClient: UplinkConnection {
                 }
             }
             guard !out.overflowed else { forwarder.skipped(candidate); continue }
-            outputStart = 0
-            outputEnd = out.count
+            link.commit(out)
             forwarder.sent(candidate, nowNanoseconds: now)
             exchange.sent(sequence: candidate.sequence, nowNanoseconds: now)
             messagesSent &+= 1
@@ -210,39 +182,22 @@ public final class OsmAndUplinkClient: UplinkConnection {
         }
     }
 
-    private func flush(_ now: Int64, _ events: inout UplinkClientEvents) {
-        guard let fd = descriptor else { return }
-        while outputEnd > outputStart {
-            switch Socket.send(fd, UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[outputStart..<outputEnd])) {
-            case .wouldBlock: return
-            case .processed(let n): outputStart += n
-            case .closed: fail(.connectionLost(nil), now, &events); return
-            case .failed(let error): fail(.connectionLost(error), now, &events); return
-            }
+    private static func fault(_ loss: UplinkLink.Loss) -> OsmAndFault {
+        switch loss {
+        case .closed: return .connectionLost(nil)
+        case .error(let error): return .connectionLost(error)
+        case .tls(let failure): return .tls(failure)
         }
-        outputStart = 0
-        outputEnd = 0
     }
 
     private func idleClosed(_ now: Int64) {
-        close()
         forwarder.connectionLost()
-        phase = .waiting
-        retryAtNanoseconds = now
+        link.closedQuietly(nowNanoseconds: now)
     }
 
     private func fail(_ reason: OsmAndFault, _ now: Int64, _ events: inout UplinkClientEvents) {
-        close()
         forwarder.connectionLost()
-        phase = .waiting
-        retryAtNanoseconds = now + backoff.failed()
+        link.failed(nowNanoseconds: now)
         if fault != reason { fault = reason; events.faultChanged = true }
-    }
-
-    private func close() {
-        if let fd = descriptor { Socket.close(fd) }
-        descriptor = nil
-        outputStart = 0
-        outputEnd = 0
     }
 }

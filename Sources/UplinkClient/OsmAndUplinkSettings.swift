@@ -1,10 +1,13 @@
 import SystemCalls
+import TLS
 import Uplink
 
 /// What an OsmAnd (Traccar) uplink connects to and sends (`[uplink] osmand_url`, resolved at start-up):
 /// the server's address, the Host header, the device identifier, the request form, the timeouts.
 public struct OsmAndUplinkSettings: Sendable {
     public var address: SocketAddress
+    /// Plain TCP (http://) or TLS with its context and the host name to check (https://).
+    public var security: StreamSecurity = .plain
     /// The `id` parameter: Traccar's device identifier (`[uplink] device_id`).
     public var deviceIdentifier: [UInt8]
     /// The Host header value: `host` or `host:port`.
@@ -46,6 +49,8 @@ public enum OsmAndFault: Sendable, Equatable {
     /// No response within the response timeout.
     case serverSilent
     case connectionLost(Errno?)
+    /// TLS failed (https://): the certificate, the host name, the client certificate, the handshake's time.
+    case tls(TLSFailure)
 
     /// One sentence for the log and the console (fault path: may allocate).
     public var message: String {
@@ -62,6 +67,7 @@ public enum OsmAndFault: Sendable, Equatable {
         case .serverSilent: return "the OsmAnd server did not answer a request in time (response timeout); reconnecting with backoff"
         case .connectionLost(let e):
             return "the connection to the OsmAnd server was lost" + (e.map { ": " + $0.description } ?? "") + "; reconnecting with backoff"
+        case .tls(let failure): return failure.message + "; " + UplinkTLSAdvice.osmand.text(failure) + "; retrying with backoff"
         }
     }
 }

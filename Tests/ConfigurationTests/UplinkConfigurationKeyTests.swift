@@ -15,7 +15,7 @@ struct UplinkConfigurationKeyTests {
         #expect(defaults.uplink.mqttURL.isEmpty && defaults.uplink.osmandURL.isEmpty && defaults.uplink.intervalSeconds == 0)
         #expect(ConfigurationKeys.keys(in: "uplink").map(\.name) == [
             "device_id", "mqtt_url", "mqtt_topic", "mqtt_password_file", "mqtt_ca_file", "mqtt_cert_file", "mqtt_key_file",
-            "osmand_url", "interval_s", "min_distance_m", "min_heading_change_deg", "backlog_limit", "backlog_max_age_s"])
+            "osmand_url", "osmand_ca_file", "osmand_cert_file", "osmand_key_file", "interval_s", "min_distance_m", "min_heading_change_deg", "backlog_limit", "backlog_max_age_s"])
         let c = try load("""
             [uplink]
             device_id = van-7
@@ -36,6 +36,14 @@ struct UplinkConfigurationKeyTests {
         #expect(OsmAndServerURL.parse("http://10.0.0.5:8080/") == .success(OsmAndServerURL(host: "10.0.0.5", port: 8080)))
         #expect(OsmAndServerURL.parse("http://[::1]:5055").map(\.hostHeader) == .success("[::1]:5055"))
         #expect(OsmAndServerURL.parse("http://t.example:80").map(\.hostHeader) == .success("t.example"))
+        // https:// is TLS on 443 unless a port is given; the Host header leaves out the scheme's own port.
+        #expect(OsmAndServerURL.parse("https://t.example") == .success(OsmAndServerURL(host: "t.example", port: 443, isTLS: true)))
+        #expect(OsmAndServerURL.parse("https://t.example").map(\.hostHeader) == .success("t.example"))
+        #expect(OsmAndServerURL.parse("https://t.example:5055").map(\.hostHeader) == .success("t.example:5055"))
+        let https = try load("[uplink]\nosmand_url = https://t\nosmand_ca_file = /etc/puckd/t.pem\nosmand_cert_file = /etc/puckd/c.crt\n"
+            + "osmand_key_file = /etc/puckd/c.key\n")
+        #expect(https.uplink.osmandCAFile == "/etc/puckd/t.pem" && https.uplink.osmandCertificateFile == "/etc/puckd/c.crt"
+            && https.uplink.osmandKeyFile == "/etc/puckd/c.key" && https.uplink.mqttCAFile.isEmpty)
         #expect(MQTTBrokerURL.parse(c.uplink.mqttURL) == .success(MQTTBrokerURL(user: "fleet", host: "10.0.0.5", port: 1884)))
         #expect(MQTTBrokerURL.parse("mqtt://broker.example") == .success(MQTTBrokerURL(user: nil, host: "broker.example", port: 1883)))
         #expect(MQTTBrokerURL.parse("mqtt://[::1]:2000") == .success(MQTTBrokerURL(user: nil, host: "::1", port: 2000)))
@@ -73,7 +81,8 @@ struct UplinkConfigurationKeyTests {
                              ("[uplink]\nmqtt_topic = a/+/b\n", "wildcards"),
                              ("[uplink]\ndevice_id = a/b\n", "goes into MQTT topics"),
                              ("[uplink]\nmqtt_password_file = mqtt.pw\n", "not an absolute path"),
-                             ("[uplink]\nosmand_url = https://traccar:5055\n", "https:// (TLS) is not built for the OsmAnd uplink"),
+                             ("[uplink]\nosmand_url = ftp://traccar:5055\n", "does not start with http:// or https://"),
+                             ("[uplink]\nosmand_ca_file = ca.pem\n", "not an absolute path"),
                              ("[uplink]\nosmand_url = traccar:5055\n", "does not start with http://"),
                              ("[uplink]\nosmand_url = http://traccar:5055/api\n", "has a path"),
                              ("[uplink]\nosmand_url = http://traccar:99999\n", "port must be 1–65535"),

@@ -19,12 +19,13 @@ final class MQTTClientHarness {
     var faultsSaid: [UplinkFault?] = []
 
     init(port: UInt16, records: [TrackRecord], cursor: UInt64 = 0, password: String = "secret", seed: UInt64 = 1,
-         security: StreamSecurity = .plain) {
+         security: StreamSecurity = .plain, inOrderSpan: UInt64 = 0) {
         var settings = MQTTUplinkSettings(address: SocketAddress.ipv4(address: (127, 0, 0, 1), port: port), deviceIdentifier: "puck1",
                                           username: "fleet", password: password, keepAliveSeconds: 5, responseTimeoutSeconds: 3,
                                           connectTimeoutSeconds: 3, window: Self.window, backlogMessagesPerSecond: 200,
                                           backoffBaseSeconds: 1, backoffMaximumSeconds: 4)
         settings.security = security
+        settings.inOrderSpanRecords = inOrderSpan
         client = MQTTUplinkClient(settings: settings, cursor: cursor, seed: seed)
         source = ArrayRecordSource(records)
         persistedCursor = cursor

@@ -37,13 +37,24 @@ extension ConfigurationKeys {
         .text("uplink", "mqtt_key_file", \.uplink.mqttKeyFile, allowed: "empty (none) or an absolute path",
               doc: "PEM private key of mqtt_cert_file, unencrypted; it must be readable only by root and puckd's user",
               validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/client.key" }),
-        .text("uplink", "osmand_url", \.uplink.osmandURL, allowed: "empty (off) or http://host[:port]",
-              doc: "the Traccar server's OsmAnd endpoint positions are sent to (port 5055 by default); both uplinks may run at once",
+        .text("uplink", "osmand_url", \.uplink.osmandURL, allowed: "empty (off), http://host[:port] or https://host[:port]",
+              doc: "the Traccar server's OsmAnd endpoint positions are sent to (http:// port 5055; https:// is TLS, port 443, "
+                + "the certificate checked for the host name); both uplinks may run at once",
               validate: { text in
                   if text.isEmpty { return nil }
                   if case .failure(let why) = OsmAndServerURL.parse(text) { return why.message }
                   return nil
               }),
+        .text("uplink", "osmand_ca_file", \.uplink.osmandCAFile, allowed: "empty (the system's CA store) or an absolute path",
+              doc: "PEM file of the CA certificates an https:// OsmAnd server's certificate is checked against (its own key: "
+                + "the Traccar server and the broker are usually signed by different CAs)",
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/traccar-ca.pem" }),
+        .text("uplink", "osmand_cert_file", \.uplink.osmandCertificateFile, allowed: "empty (none) or an absolute path",
+              doc: "PEM client certificate (chain) sent to an https:// OsmAnd server that asks for one; needs osmand_key_file",
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/client.crt" }),
+        .text("uplink", "osmand_key_file", \.uplink.osmandKeyFile, allowed: "empty (none) or an absolute path",
+              doc: "PEM private key of osmand_cert_file, unencrypted; it must be readable only by root and puckd's user",
+              validate: { $0.isEmpty || $0.hasPrefix("/") ? nil : "not an absolute path, write e.g. /etc/puckd/client.key" }),
         .decimal("uplink", "interval_s", \.uplink.intervalSeconds, 0...86400, unit: "seconds, 0 = off; all three rate keys 0 = every fix",
                  doc: "send a position once this much time passed since the last one sent; with min_distance_m and min_heading_change_deg a position goes out when any is crossed"),
         .decimal("uplink", "min_distance_m", \.uplink.minimumDistanceMeters, 0...1_000_000, unit: "meters, 0 = off",
@@ -73,6 +84,11 @@ public struct UplinkSettings: Sendable, Equatable {
     public var mqttKeyFile = ""
     /// Empty: no OsmAnd uplink.
     public var osmandURL = ""
+    /// Empty: the system's CA store (https:// only).
+    public var osmandCAFile = ""
+    /// Empty: no client certificate (https:// only).
+    public var osmandCertificateFile = ""
+    public var osmandKeyFile = ""
     /// 0: every fix, seconds.
     public var intervalSeconds = 0.0
     /// 0: off, meters.

@@ -34,6 +34,7 @@ public enum ConfigurationKeys {
         "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
         "track.directory", "uplink.device_id", "uplink.mqtt_url", "uplink.mqtt_topic", "uplink.mqtt_password_file",
         "uplink.mqtt_ca_file", "uplink.mqtt_cert_file", "uplink.mqtt_key_file", "uplink.osmand_url",
+        "uplink.osmand_ca_file", "uplink.osmand_cert_file", "uplink.osmand_key_file",
         "server.enabled", "server.listen", "server.socket", "server.max_clients", "time.chrony_socket",
     ]
 

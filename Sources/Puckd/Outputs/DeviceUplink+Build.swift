@@ -30,7 +30,7 @@ extension DeviceUplink {
             }
         }
         let security: StreamSecurity
-        switch DeviceUplinkTLS.security(settings, url: url, report: &report) {
+        switch DeviceUplinkTLS.security(.mqtt(settings), isTLS: url.isTLS, host: url.host, report: &report) {
         case .success(let s): security = s
         case .failure(let why): return .failure(.init(why.message))
         }
@@ -65,6 +65,11 @@ extension DeviceUplink {
         case .success(let a): address = a
         case .failure(let why): return .failure(why)
         }
+        let security: StreamSecurity
+        switch DeviceUplinkTLS.security(.osmand(settings), isTLS: url.isTLS, host: url.host, report: &report) {
+        case .success(let s): security = s
+        case .failure(let why): return .failure(.init(why.message))
+        }
         let (store, cursor): (UplinkCursorStore, UInt64)
         switch openCursor(directory: directory, name: "osmand", report: &report) {
         case .success(let found): (store, cursor) = found
@@ -72,10 +77,11 @@ extension DeviceUplink {
         }
         var osmand = OsmAndUplinkSettings(address: address, deviceIdentifier: deviceID, host: url.hostHeader,
                                           backlogLimitRecords: UInt64(settings.backlogLimitRecords))
+        osmand.security = security
         osmand.inOrderSpanRecords = 256
         let client = OsmAndUplinkClient(settings: osmand, cursor: cursor, seed: seed(0xD1B5_4A32_D192_ED03))
         let (feed, rate) = makeFeed(settings, directory: directory, cursor: cursor)
-        report.append("uplink: OsmAnd (Traccar) HTTP/1.1 to " + settings.osmandURL + ", device identifier " + deviceID + rate)
+        report.append("uplink: OsmAnd (Traccar) HTTP/1.1" + (url.isTLS ? " over TLS" : "") + " to " + settings.osmandURL + ", device identifier " + deviceID + rate)
         return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, slot: slot, name: "osmand", rows: .osmand,
                                             output: output, url: settings.osmandURL + " as " + deviceID,
                                             maximumAgeSeconds: settings.backlogMaximumAgeSeconds))

@@ -11,12 +11,14 @@ import TestSupport
 /// 5 s — 100 000 wake-ups allocate nothing (debug and release).
 @Suite(.serialized) struct DeviceUplinkAllocationTests {
     /// A mosquitto of this test (daemonized, its pid file read back; killed by that pid).
-    static func startBroker(in directory: String) -> (port: Int, pid: pid_t)? {
+    /// With `tls`: a TLS listener with the test CA's server certificate (mosquitto.conf(5) certfile/keyfile).
+    static func startBroker(in directory: String, tls: TestCertificates? = nil) -> (port: Int, pid: pid_t)? {
         guard runProcess(["sh", "-c", "command -v mosquitto"])?.status == 0 else { return nil }
         let port = freeLoopbackPort()
         let user = runProcess(["id", "-un"])?.output.split(separator: "\n").first.map(String.init) ?? "mosquitto"
         let conf = directory + "/mosquitto.conf"
-        let text = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\npid_file \(directory)/mosquitto.pid\nuser \(user)\n"
+        var text = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\npid_file \(directory)/mosquitto.pid\nuser \(user)\n"
+        if let tls { text += "certfile \(tls.serverCertificate)\nkeyfile \(tls.serverKey)\n" }
         guard runProcess(["sh", "-c", "cat > " + conf], input: Array(text.utf8))?.status == 0,
               runProcess(["mosquitto", "-d", "-c", conf])?.status == 0 else { return nil }
         for _ in 0..<100 {
@@ -41,14 +43,16 @@ import TestSupport
     }
 
     /// An nginx of this test answering 200 to every request (daemonized, killed by its pid file's pid).
-    static func startNginx(in directory: String, port: Int = freeLoopbackPort()) -> (port: Int, pid: pid_t)? {
+    /// With `tls`: an `ssl` listener with the test CA's server certificate.
+    static func startNginx(in directory: String, port: Int = freeLoopbackPort(), tls: TestCertificates? = nil) -> (port: Int, pid: pid_t)? {
         guard runProcess(["sh", "-c", "command -v nginx"])?.status == 0 else { return nil }
         let d = directory
+        let ssl = tls.map { " ssl; ssl_protocols TLSv1.2 TLSv1.3; ssl_certificate \($0.serverCertificate); ssl_certificate_key \($0.serverKey)" } ?? ""
         let text = """
             pid \(d)/nginx.pid; error_log \(d)/nginx-error.log; worker_processes 1;
             events { worker_connections 64; }
             http { log_format osmand '$status $request_method $request_uri'; access_log \(d)/access.log osmand; client_body_temp_path \(d)/body;
-              server { listen 127.0.0.1:\(port); location / { return 200 "OK\\n"; } } }
+              server { listen 127.0.0.1:\(port)\(ssl); location / { return 200 "OK\\n"; } } }
 
             """
         guard runProcess(["sh", "-c", "cat > " + d + "/nginx.conf"], input: Array(text.utf8))?.status == 0,

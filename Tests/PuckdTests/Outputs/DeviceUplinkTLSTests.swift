@@ -22,16 +22,17 @@ import TLS
         return s
     }
 
-    static func url(_ text: String) throws -> MQTTBrokerURL {
+    /// The MQTT uplink's security from `settings` (as DeviceUplink+Build calls it).
+    static func security(_ settings: UplinkSettings, _ text: String, report: inout [String]) throws -> Result<StreamSecurity, MQTTBrokerURLProblem> {
         guard case .success(let url) = MQTTBrokerURL.parse(text) else { throw Failure() }
-        return url
+        return DeviceUplinkTLS.security(.mqtt(settings), isTLS: url.isTLS, host: url.host, report: &report)
     }
 
     struct Failure: Error {}
 
     static func problem(_ settings: UplinkSettings) throws -> String? {
         var report: [String] = []
-        switch DeviceUplinkTLS.security(settings, url: try url(settings.mqttURL), report: &report) {
+        switch try security(settings, settings.mqttURL, report: &report) {
         case .success: return nil
         case .failure(let why): return why.message
         }
@@ -41,7 +42,7 @@ import TLS
         let pki = try #require(TestCertificates(directory: Fixtures.temporaryDirectory(prefix: "puckd-tls-setup")))
         defer { _ = runProcess(["rm", "-rf", pki.directory]) }
         var report: [String] = []
-        let result = DeviceUplinkTLS.security(Self.settings(pki, client: true), url: try Self.url("mqtts://localhost"), report: &report)
+        let result = try Self.security(Self.settings(pki, client: true), "mqtts://localhost", report: &report)
         guard case .success(.tls(let context, let name)) = result else { Issue.record("\(result)"); return }
         #expect(name == "localhost" && context.hasClientCertificate)
         #expect(report.contains { $0.contains("TLS (OpenSSL ") && $0.contains(pki.caFile) && $0.contains("client certificate") }, "\(report)")
@@ -49,7 +50,7 @@ import TLS
         var plain = Self.settings(pki, client: false)
         plain.mqttURL = "mqtt://localhost"
         var plainReport: [String] = []
-        guard case .success(.plain) = DeviceUplinkTLS.security(plain, url: try Self.url(plain.mqttURL), report: &plainReport) else {
+        guard case .success(.plain) = try Self.security(plain, plain.mqttURL, report: &plainReport) else {
             Issue.record("mqtt:// was not plain")
             return
         }
@@ -76,5 +77,34 @@ import TLS
         s.mqttCAFile = pki.directory + "/nowhere.pem"
         let why = try Self.problem(s) ?? ""
         #expect(why.contains("nowhere.pem") && why.contains("mqtt_ca_file"), "\(why)")
+    }
+
+    @Test func httpsTakesTheOsmAndUplinksOwnKeys() throws {
+        let pki = try #require(TestCertificates(directory: Fixtures.temporaryDirectory(prefix: "puckd-tls-setup")))
+        defer { _ = runProcess(["rm", "-rf", pki.directory]) }
+        var s = UplinkSettings()
+        s.osmandURL = "https://localhost"
+        s.osmandCAFile = pki.caFile
+        s.osmandCertificateFile = pki.clientCertificate
+        s.osmandKeyFile = pki.clientKey
+        var report: [String] = []
+        let result = DeviceUplinkTLS.security(.osmand(s), isTLS: true, host: "localhost", report: &report)
+        guard case .success(.tls(let context, let name)) = result else { Issue.record("\(result)"); return }
+        #expect(name == "localhost" && context.hasClientCertificate)
+        // The MQTT uplink's keys are not the OsmAnd uplink's.
+        s.mqttCAFile = pki.caFile
+        s.osmandKeyFile = ""
+        guard case .failure(let why) = DeviceUplinkTLS.security(.osmand(s), isTLS: true, host: "localhost", report: &report) else {
+            Issue.record("a certificate without its key was accepted")
+            return
+        }
+        #expect(why.message.contains("osmand_cert_file and osmand_key_file go together"), "\(why.message)")
+        #expect(chmod(pki.clientKey, 0o644) == 0)
+        s.osmandKeyFile = pki.clientKey
+        guard case .failure(let open) = DeviceUplinkTLS.security(.osmand(s), isTLS: true, host: "localhost", report: &report) else {
+            Issue.record("a key others can read was accepted")
+            return
+        }
+        #expect(open.message.contains("osmand_key_file") && open.message.contains("chmod 0600"), "\(open.message)")
     }
 }
