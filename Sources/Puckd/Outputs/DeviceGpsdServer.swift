@@ -91,23 +91,12 @@ extension Device {
                 v.clients[row].puckdHertz = c.watch.puckd ? Int(c.watch.puckdHertz) : 0
                 v.clients[row].connectedNanoseconds = now &- c.connectedAtNanoseconds
                 v.clients[row].queuedBytes = c.queuedBytes
-                v.clients[row].reportsQueued = c.counters.reportsQueued
-                v.clients[row].reportsDropped = c.counters.reportsDropped
-                v.clients[row].requests = c.counters.requests
+                v.clients[row].counters = c.counters
                 row += 1
             }
             slot += 1
         }
-        let s = server.counters
-        v.accepted = s.accepted
-        v.refused = s.refused
-        v.requests = s.requests
-        v.errors = s.errors
-        v.reportsQueued = s.reportsQueued
-        v.reportsDropped = s.reportsDropped
-        v.bytesSent = s.bytesSent
-        v.sentencesForwarded = s.sentencesForwarded
-        v.socketErrors = s.socketErrors
+        v.totals = server.counters
     }
 
     /// The `?WATCH` flags a client has set, as words ("enable json nmea raw=2 pps puckd device=/dev/ttyAMA0").
