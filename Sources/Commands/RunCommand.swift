@@ -154,7 +154,9 @@ public enum RunCommand {
         setup.signalDescriptor = signals
         // Ticks on demand (docs/power.md §2.1): full rate only while the camera animates.
         setup.ticksOnDemand = true
-        (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(c, devicePath: setup.simulation?.receiver.slavePath)
+        // Socket activation (board/puckd.socket): the listeners systemd passed replace [server] listen/socket.
+        (setup.gpsdServer, setup.gpsdServerReport) = Device.openGpsdServer(c, devicePath: setup.simulation?.receiver.slavePath,
+                                                                           activated: SocketActivation.takePassedSockets())
         setup.console = resolveConsole(c.console.device, gpsOnStandardInput: address == .standardInput)
         // Logs go to standard error when the console owns standard output.
         setup.outputDescriptor = if case .standardStreams = setup.console { .standardError } else { .standardOutput }

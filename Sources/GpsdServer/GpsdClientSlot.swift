@@ -1,20 +1,6 @@
+import Console
 import GpsdProtocol
 import SystemCalls
-
-/// What one client of the gpsd-protocol socket did, since it connected.
-public struct GpsdClientCounters: Sendable, Equatable {
-    /// Requests read (valid or not).
-    public var requests: UInt64 = 0
-    /// Requests answered with an ERROR object.
-    public var errors: UInt64 = 0
-    /// Reports (and replies) queued whole for it.
-    public var reportsQueued: UInt64 = 0
-    /// Reports dropped whole because its output buffer was full (it reads too slowly).
-    public var reportsDropped: UInt64 = 0
-    /// Bytes the kernel took from its buffer.
-    public var bytesSent: UInt64 = 0
-    public init() {}
-}
 
 /// How a client reached the server.
 public enum GpsdClientTransport: UInt8, Sendable, Equatable {

@@ -43,7 +43,10 @@ public final class GpsdServer {
 
     /// Opens every configured listener. A listener that cannot be opened is left out and named in
     /// `problems` (the device runs without it); the server needs at least one to be useful.
-    public init(configuration: GpsdServerConfiguration, device: GpsdDeviceInfo) throws(Errno) {
+    /// `activated`: the listening sockets systemd passed (socket activation, `SocketActivation`); when
+    /// there are any, the server serves on those instead of `listen`/`socketPath` (the socket unit
+    /// decides where, as with gpsd.socket) and leaves their files to systemd.
+    public init(configuration: GpsdServerConfiguration, device: GpsdDeviceInfo, activated: [ActivatedSocket] = []) throws(Errno) {
         precondition(configuration.maxClients > 0 && configuration.clientBufferBytes >= 4096)
         self.configuration = configuration
         self.device = device
@@ -54,6 +57,11 @@ public final class GpsdServer {
         readyTokens = .allocate(capacity: Self.readyCapacity)
         readyEvents = .allocate(capacity: Self.readyCapacity)
         sentence = .allocate(byteCount: 1024, alignment: 1)
+        if !activated.isEmpty {
+            isSocketActivated = true
+            adopt(activated)
+            return
+        }
         var all = configuration.listen
         if let path = configuration.socketPath { all.append(.unix(path: path)) }
         for address in all {
@@ -72,12 +80,32 @@ public final class GpsdServer {
 
     /// Listeners that could not be opened, one sentence each (start-up report).
     public private(set) var problems: [String] = []
+    /// True when the listeners are the ones systemd passed (socket activation).
+    public private(set) var isSocketActivated = false
+
+    /// Takes the passed sockets that are listening stream sockets of a known family; the others are
+    /// closed and named in `problems`.
+    private func adopt(_ activated: [ActivatedSocket]) {
+        for socket in activated {
+            let label = socket.name.isEmpty ? "passed descriptor " + String(socket.descriptor.rawValue) : socket.name
+            guard socket.isListeningStream, let address = socket.address.map(ListenAddress.init(socketAddress:)) else {
+                problems.append(label + ": not a listening stream socket (the socket unit needs ListenStream=)")
+                Socket.close(socket.descriptor)
+                continue
+            }
+            let index = listeners.count
+            EventPoll.control(pollDescriptor, .add, socket.descriptor, writable: false, token: Self.listenerToken(index))
+            var port: UInt16?
+            if case .unix = address { port = nil } else { port = Socket.boundPort(socket.descriptor) }
+            listeners.append((socket.descriptor, address, port))
+        }
+    }
 
     deinit {
         for i in 0..<slots.count { closeClient(slot: i) }
         for l in listeners {
             Socket.close(l.descriptor)
-            if case .unix(let path) = l.address { Socket.unlinkSocket(path) }
+            if case .unix(let path) = l.address, !isSocketActivated { Socket.unlinkSocket(path) }
         }
         Socket.close(pollDescriptor)
         queueStorage.deallocate()

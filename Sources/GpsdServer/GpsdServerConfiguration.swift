@@ -18,21 +18,3 @@ public struct GpsdServerConfiguration: Sendable, Equatable {
             && a.clientBufferBytes == b.clientBufferBytes
     }
 }
-
-/// The server's totals since start (the `stats` rows `gpsd.*`).
-public struct GpsdServerCounters: Sendable, Equatable {
-    public var accepted: UInt64 = 0
-    /// Connections refused because every slot was taken (each got one ERROR line, then a close).
-    public var refused: UInt64 = 0
-    public var closed: UInt64 = 0
-    public var requests: UInt64 = 0
-    public var errors: UInt64 = 0
-    public var reportsQueued: UInt64 = 0
-    public var reportsDropped: UInt64 = 0
-    public var bytesSent: UInt64 = 0
-    /// Receiver sentences passed to `nmea`/`raw` watchers (counted once per sentence).
-    public var sentencesForwarded: UInt64 = 0
-    /// Socket errors other than a peer closing (each closes that client).
-    public var socketErrors: UInt64 = 0
-    public init() {}
-}

@@ -25,6 +25,15 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The address a socket is bound to, as a listen address (a passed socket's, `SocketActivation`).
+    public init(socketAddress: SocketAddress) {
+        switch socketAddress {
+        case .ipv4(let a, let port): self = .ipv4(address: a, port: port)
+        case .ipv6(let a, let port): self = .ipv6(address: a, port: port)
+        case .unix(let path): self = .unix(path: path)
+        }
+    }
+
     /// True when only this machine can reach it (loopback or a Unix socket).
     public var isLocalOnly: Bool {
         switch self {

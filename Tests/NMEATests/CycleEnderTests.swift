@@ -215,32 +215,44 @@ func withoutSky(_ fix: Fix) -> Fix {
         #expect(fastDeadline == 40_000_000, "\(String(describing: fastDeadline)), period \(fast.assembler.cycle.periodNanoseconds)")
     }
 
-    @Test func whileLearningABurstPauseClosesTheEpoch() throws {
-        // The first cycles after start have no learned ender: with `learningQuietNanoseconds` set (the
-        // device sets it from the baud), the epoch closes after that much silence, not a cycle late;
-        // once an ender is predicted, the quarter-period quiet line is the fallback again.
+    @Test func whileLearningTheBurstsEndClosesTheEpoch() throws {
+        // The first cycles after start have no learned ender: with `lineCharacterNanoseconds` set (the
+        // device sets it from the baud), the epoch closes when the line has been quiet for the last
+        // read's bytes plus 16 character times (not 5 ms, not a cycle late); a read that ended inside
+        // a sentence waits 82 + 16 characters (the longest sentence). Once an ender is predicted, the quarter-period quiet
+        // line is the fallback again.
         let second: Int64 = 1_000_000_000
         var configuration = EpochAssembler.Configuration()
-        configuration.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: 460_800)
-        #expect(configuration.learningQuietNanoseconds == 5_347_222)
-        #expect(EpochAssembler.burstPauseNanoseconds(baud: 9600) == 21_666_666)
+        configuration.lineCharacterNanoseconds = EpochAssembler.characterNanoseconds(baud: 460_800)
+        #expect(configuration.lineCharacterNanoseconds == 21_701)
+        #expect(EpochAssembler.characterNanoseconds(baud: 9600) == 1_041_666)
         var pipeline = NMEAPipeline(configuration: configuration)
         var fixes: [Fix] = []
         func cycle(_ s: Int, at t: Int64) {
             let time = "1200\(format2(s)).00"
-            nmea(["$GPRMC,\(time),A,4807.0380,N,01131.0000,E,1.0,45.0,050826,,,A",
-                  "$GPGGA,\(time),4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"]).withUnsafeBytes { raw in
+            nmea(["$GPRMC,\(time),A,4807.0380,N,01131.0000,E,1.0,45.0,050826,,,A"]).withUnsafeBytes { raw in
                 pipeline.feed(raw, nowNanoseconds: t) { fixes.append(copy $0) }
             }
+            // The GGA in two reads, the first ending inside the sentence.
+            let gga = nmea(["$GPGGA,\(time),4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"])
+            let learning = pipeline.assembler.cycle.isLearning
+            gga.withUnsafeBytes { raw in
+                pipeline.feed(UnsafeRawBufferPointer(rebasing: raw[0..<20]), nowNanoseconds: t + 100_000) { fixes.append(copy $0) }
+                if learning { #expect(pipeline.deadlineNanoseconds == t + 100_000 + 98 * 21_701, "inside a sentence: the cap") }
+                pipeline.feed(UnsafeRawBufferPointer(rebasing: raw[20...]), nowNanoseconds: t + 200_000) { fixes.append(copy $0) }
+            }
+            if learning { #expect(pipeline.deadlineNanoseconds == t + 200_000 + Int64(gga.count - 20 + 16) * 21_701) }
         }
+        let quiet = { (t: Int64) in t + 200_000 + Int64(nmea(["$GPGGA,120000.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"]).count - 20 + 16) * 21_701 }
         cycle(0, at: 0)
-        #expect(pipeline.assembler.cycle.isLearning && pipeline.deadlineNanoseconds == 5_347_222)
-        pipeline.closeIfQuiet(nowNanoseconds: 5_347_221) { fixes.append(copy $0) }
+        #expect(pipeline.assembler.cycle.isLearning)
+        pipeline.closeIfQuiet(nowNanoseconds: quiet(0) - 1) { fixes.append(copy $0) }
         #expect(fixes.isEmpty)
-        pipeline.closeIfQuiet(nowNanoseconds: 5_347_222) { fixes.append(copy $0) }
+        pipeline.closeIfQuiet(nowNanoseconds: quiet(0)) { fixes.append(copy $0) }
         #expect(fixes.count == 1 && fixes[0].altitudeMSLMeters == 545.4, "the whole first cycle, GGA included")
+        #expect(quiet(0) < 2_000_000, "at 460800 baud the first fix is out within 2 ms of the last byte")
         cycle(1, at: second)
-        pipeline.closeIfQuiet(nowNanoseconds: second + 5_347_222) { fixes.append(copy $0) }
+        pipeline.closeIfQuiet(nowNanoseconds: quiet(second)) { fixes.append(copy $0) }
         #expect(fixes.count == 2)
         cycle(2, at: 2 * second)                  // the third cycle closes at its learned ender (GGA)
         #expect(fixes.count == 3 && !pipeline.assembler.cycle.isLearning)

@@ -15,16 +15,8 @@ public struct ConsoleServerState: Sendable {
     public var clientCount = 0
     /// The first `min(clientCount, clientCapacity)` clients, by slot.
     public var clients: InlineArray<32, ConsoleServerClient> = .init(repeating: ConsoleServerClient())
-    /// Totals since start.
-    public var accepted: UInt64 = 0
-    public var refused: UInt64 = 0
-    public var requests: UInt64 = 0
-    public var errors: UInt64 = 0
-    public var reportsQueued: UInt64 = 0
-    public var reportsDropped: UInt64 = 0
-    public var bytesSent: UInt64 = 0
-    public var sentencesForwarded: UInt64 = 0
-    public var socketErrors: UInt64 = 0
+    /// Totals since start (the server's own counters, copied).
+    public var totals = GpsdServerCounters()
 
     public init() {}
 
@@ -43,11 +35,9 @@ public struct ConsoleServerClient: Sendable {
     public var puckdHertz = 0
     /// Connected for, nanoseconds.
     public var connectedNanoseconds: Int64 = 0
-    /// Bytes waiting in its output queue, reports dropped because the queue was full, requests read.
+    /// Bytes waiting in its output queue.
     public var queuedBytes = 0
-    public var reportsDropped: UInt64 = 0
-    public var reportsQueued: UInt64 = 0
-    public var requests: UInt64 = 0
-
+    /// Requests read, reports queued and dropped (the server's own counters of the client, copied).
+    public var counters = GpsdClientCounters()
     public init() {}
 }

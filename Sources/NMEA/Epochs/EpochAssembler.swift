@@ -12,7 +12,8 @@
 /// - a quiet line (only when the caller tells the time, `noteLineActivity`): no byte for
 ///   `quietCloseFraction` of the receiver's period since the last one (`closeIfQuiet`, at
 ///   `quietDeadlineNanoseconds`); while the receiver's cycle is still being learned (the first cycles
-///   after start), no byte for `learningQuietNanoseconds`, the longest pause inside one burst;
+///   after start), the end of the burst: no byte for a few character times at the line's speed
+///   (`lineCharacterNanoseconds`) after the last read;
 /// - the next epoch's first timed sentence (the fallback, always), or `finish`.
 /// A sentence that arrives for an epoch already closed changes nothing and is counted
 /// (`AssemblerCounters.sentencesAfterClose`). Why, and measured on gpsd's corpus: docs/nmea-epochs.md §1.
@@ -44,10 +45,12 @@ public struct EpochAssembler: Sendable {
         /// The shortest quiet time that closes an epoch, nanoseconds (20 ms: USB receivers deliver in
         /// 1 ms frames, a UART at 9600 baud needs 1 ms a byte).
         public var minimumQuietNanoseconds: Int64 = 20_000_000
-        /// While no cycle ender has been learned yet (`CycleEnderLearner.isLearning`: the first two
-        /// cycles after start): close an epoch after this much silence, nanoseconds (0: off, the quiet
-        /// fraction decides; a quiet fraction of 0 turns this off too). The device sets it from the line's speed (`burstPauseNanoseconds(baud:)`).
-        public var learningQuietNanoseconds: Int64 = 0
+        /// The time of one character on the receiver's line, nanoseconds (`characterNanoseconds(baud:)`;
+        /// 0: unknown). While no cycle ender has been learned yet (`CycleEnderLearner.isLearning`: the
+        /// first two cycles after start) an epoch closes at the end of its burst: no byte for as long as
+        /// the last read's bytes took on the line plus `burstEndCharacters` (see `quietDeadlineNanoseconds`).
+        /// 0 turns this off (the quiet fraction decides; a quiet fraction of 0 turns it off too).
+        public var lineCharacterNanoseconds: Int64 = 0
         /// A 3D fix in an epoch without an altitude of its own (the RMC-only cycles of a receiver that
         /// sends GGA every 2nd or 4th cycle) keeps the altitude of a 3D epoch at most this long before,
         /// flagged `altitudeHeld`, nanoseconds (5 s).
@@ -87,6 +90,9 @@ public struct EpochAssembler: Sendable {
     var modeRules = FixModeRules()
     /// Monotonic time of the last byte the caller fed, when it tells the time.
     var lastActivityNanoseconds: Int64?
+    /// The characters the burst-end wait covers after that read: its bytes (capped) plus
+    /// `burstEndCharacters`; the cap when it ended inside a sentence.
+    var burstEndWaitCharacters: Int64 = 0
     /// The altitude of the last 3D epoch that had one, for `altitudeHoldNanoseconds`.
     var heldAltitude: (msl: Double, separation: Double?, utc: Int64?, timeOfDay: Int64)?
 
@@ -179,31 +185,45 @@ public struct EpochAssembler: Sendable {
         complete(onFix)
     }
 
-    /// Tells the assembler that bytes arrived at `now` (monotonic nanoseconds): the quiet-line close
-    /// counts from the last such time. Callers without a clock (replay) never call it.
-    public mutating func noteLineActivity(nowNanoseconds now: Int64) {
+    /// Tells the assembler that `byteCount` bytes arrived at `now` (monotonic nanoseconds; one read),
+    /// the last of them inside a sentence or not: the quiet-line close counts from the last such time.
+    /// Callers without a clock (replay) never call it.
+    public mutating func noteLineActivity(nowNanoseconds now: Int64, byteCount: Int = 0, endsInsideSentence: Bool = false) {
         lastActivityNanoseconds = now
+        let chunk = endsInsideSentence ? EpochAssembler.burstChunkCapBytes : min(max(byteCount, 0), EpochAssembler.burstChunkCapBytes)
+        burstEndWaitCharacters = Int64(chunk + EpochAssembler.burstEndCharacters)
     }
 
     /// When the open epoch closes for a quiet line (monotonic ns, see `closeIfQuiet`); nil when nothing
-    /// waits: no open epoch, no period learned yet (and no `learningQuietNanoseconds` while learning), the quiet close off, or never told the time.
+    /// waits: no open epoch, no period learned yet (and no `lineCharacterNanoseconds` while learning),
+    /// the quiet close off, or never told the time.
+    ///
+    /// While learning, the burst's end: a read of n bytes means the bytes come in chunks of about n
+    /// (a UART's receive FIFO, a USB adapter's packets, a writer's sentences), each n characters after
+    /// the one before, so the line has gone quiet when n + `burstEndCharacters` character times pass
+    /// without a byte (n at most `burstChunkCapBytes`, and that cap when the read ended inside a
+    /// sentence: more of it is on its way). docs/nmea-epochs.md §1.2.
     public var quietDeadlineNanoseconds: Int64? {
         guard state == .open, let last = lastActivityNanoseconds else { return nil }
-        if configuration.learningQuietNanoseconds > 0 && configuration.quietCloseFraction > 0 && learner.isLearning {
-            return last + configuration.learningQuietNanoseconds
+        if configuration.lineCharacterNanoseconds > 0 && configuration.quietCloseFraction > 0 && learner.isLearning {
+            return last + burstEndWaitCharacters * configuration.lineCharacterNanoseconds
         }
         guard learner.periodNanoseconds > 0, configuration.quietCloseFraction > 0 else { return nil }
         let quiet = Int64(configuration.quietCloseFraction * Double(learner.periodNanoseconds))
         return last + max(quiet, configuration.minimumQuietNanoseconds)
     }
 
-    /// The longest pause inside one burst of a receiver at `baud` (8N1), nanoseconds: 5 ms (a
-    /// receiver producing its messages one by one, the kernel's and a USB adapter's delivery) plus 16
-    /// characters (a UART's receive FIFO interrupts after a threshold of bytes or a timeout of a few
-    /// characters). 460800 baud: 5.35 ms; 9600: 21.7 ms. A wrong close is counted
-    /// (`sentencesAfterClose`) and only possible in the learning cycles.
-    public static func burstPauseNanoseconds(baud: Int) -> Int64 {
-        5_000_000 + 16 * 10 * 1_000_000_000 / Int64(max(baud, 300))
+    /// Characters of silence after a read's own bytes that end a burst while learning (16: a UART's
+    /// receive FIFO interrupts on a timeout of about 4 characters; the rest is the kernel's delivery).
+    public static let burstEndCharacters = 16
+    /// The largest read counted as one delivery chunk, bytes: NMEA 0183's longest sentence (82 with
+    /// `$` and CR LF), more than a UART FIFO (16–64) or a full-speed USB packet (64) holds; a late reader
+    /// or a writer of whole cycles hands over more at once, and waiting longer would not tell more.
+    public static let burstChunkCapBytes = 82
+
+    /// The time of one character at `baud` (8N1: 10 bits), nanoseconds: 21 701 at 460800, 1 041 666 at 9600.
+    public static func characterNanoseconds(baud: Int) -> Int64 {
+        10 * 1_000_000_000 / Int64(max(baud, 300))
     }
 
     /// Completes the open epoch when the line has been quiet until `now` (`quietDeadlineNanoseconds`).

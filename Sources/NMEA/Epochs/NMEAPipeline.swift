@@ -36,7 +36,7 @@ public struct NMEAPipeline: Sendable {
             assembler.consume(parsed, onFix)
         }
         self.framer = framer
-        if let now { assembler.noteLineActivity(nowNanoseconds: now) }
+        if let now { assembler.noteLineActivity(nowNanoseconds: now, byteCount: bytes.count, endsInsideSentence: framer.isInsideSentence) }
     }
 
     /// When the open epoch closes for a quiet line (monotonic ns); nil when nothing waits.

@@ -154,12 +154,12 @@ public final class Device {
         nextStatusNanoseconds = now
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
-        // Until the receiver's cycle ender is learned, an epoch closes after the longest pause inside
-        // one burst at the line's speed (docs/nmea-epochs.md §1, the quiet line); auto-baud: the slowest rate tried.
+        // Until the receiver's cycle ender is learned, an epoch closes at the end of its burst, a few
+        // character times at the line's speed (docs/nmea-epochs.md §1.2); auto-baud: the slowest rate tried.
         if case .fixed(let rate) = c.gps.baud {
-            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: rate)
+            epochs.lineCharacterNanoseconds = EpochAssembler.characterNanoseconds(baud: rate)
         } else {
-            epochs.learningQuietNanoseconds = EpochAssembler.burstPauseNanoseconds(baud: 4800)
+            epochs.lineCharacterNanoseconds = EpochAssembler.characterNanoseconds(baud: 4800)
         }
         epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
         calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)

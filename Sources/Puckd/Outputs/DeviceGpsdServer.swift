@@ -13,9 +13,12 @@ import SystemCalls
 extension Device {
     /// Opens the server `[server]` asks for; nil when it is off. `lines` are for the start-up report:
     /// what listens where, and each listener that could not be opened (the rest still serve).
-    /// `devicePath` is the receiver as `DEVICE` names it (default `[gps] source`).
-    public static func openGpsdServer(_ c: PuckdConfiguration, devicePath: String? = nil) -> (server: GpsdServer?, lines: [String]) {
-        var opened = openServer(c, devicePath: devicePath)
+    /// `devicePath` is the receiver as `DEVICE` names it (default `[gps] source`). `activated`: the
+    /// sockets systemd passed (`SocketActivation.takePassedSockets()`, board/puckd.socket); when there
+    /// are any, the server listens on those instead of `[server] listen` and `socket`.
+    public static func openGpsdServer(_ c: PuckdConfiguration, devicePath: String? = nil,
+                                      activated: [ActivatedSocket] = []) -> (server: GpsdServer?, lines: [String]) {
+        var opened = openServer(c, devicePath: devicePath, activated: activated)
         if let path = c.time.chronySocketPath {
             opened.lines.append("time: chrony refclock SOCK " + path + ": each fix's UTC as a coarse sample")
         }
@@ -26,8 +29,11 @@ extension Device {
         return opened
     }
 
-    static func openServer(_ c: PuckdConfiguration, devicePath: String?) -> (server: GpsdServer?, lines: [String]) {
-        guard c.server.enabled else { return (nil, ["server: off ([server] enabled = false)"]) }
+    static func openServer(_ c: PuckdConfiguration, devicePath: String?, activated: [ActivatedSocket]) -> (server: GpsdServer?, lines: [String]) {
+        guard c.server.enabled else {
+            for socket in activated { Socket.close(socket.descriptor) }
+            return (nil, ["server: off ([server] enabled = false)" + (activated.isEmpty ? "" : "; the sockets systemd passed are closed")])
+        }
         var settings = GpsdServerConfiguration()
         settings.listen = c.server.listenAddresses
         settings.socketPath = c.server.socketPath
@@ -39,7 +45,7 @@ extension Device {
         if case .fixed(let rate) = c.gps.baud, c.gps.source.hasPrefix("/dev/") { bps = rate }
         let device = GpsdDeviceInfo(path: path, bitsPerSecond: bps, cycleSeconds: 1)
         do throws(Errno) {
-            let server = try GpsdServer(configuration: settings, device: device)
+            let server = try GpsdServer(configuration: settings, device: device, activated: activated)
             var lines: [String] = []
             let where_ = listenerNames(server)
             if !where_.isEmpty {
@@ -47,9 +53,13 @@ extension Device {
                 lines.append("server: gpsd protocol 3.14 on " + where_.joined(separator: ", ") + ", "
                              + String(settings.maxClients) + " client slots of "
                              + String(settings.clientBufferBytes / 1024) + " KiB"
-                             + (exposed ? "; a non-loopback address: any host that reaches it reads the position" : ""))
+                             + (exposed ? "; a non-loopback address: any host that reaches it reads the position" : "")
+                             + (server.isSocketActivated ? " (socket activation: the socket unit's listeners, [server] listen and socket unused)" : ""))
             }
-            for p in server.problems {
+            for p in server.problems where server.isSocketActivated {
+                lines.append("server: passed socket left out: " + p)
+            }
+            for p in server.problems where !server.isSocketActivated {
                 lines.append("server: cannot listen on " + p + " (another gpsd or puckd there? change [server] listen or socket)")
             }
             return (server, lines)
@@ -91,23 +101,12 @@ extension Device {
                 v.clients[row].puckdHertz = c.watch.puckd ? Int(c.watch.puckdHertz) : 0
                 v.clients[row].connectedNanoseconds = now &- c.connectedAtNanoseconds
                 v.clients[row].queuedBytes = c.queuedBytes
-                v.clients[row].reportsQueued = c.counters.reportsQueued
-                v.clients[row].reportsDropped = c.counters.reportsDropped
-                v.clients[row].requests = c.counters.requests
+                v.clients[row].counters = c.counters
                 row += 1
             }
             slot += 1
         }
-        let s = server.counters
-        v.accepted = s.accepted
-        v.refused = s.refused
-        v.requests = s.requests
-        v.errors = s.errors
-        v.reportsQueued = s.reportsQueued
-        v.reportsDropped = s.reportsDropped
-        v.bytesSent = s.bytesSent
-        v.sentencesForwarded = s.sentencesForwarded
-        v.socketErrors = s.socketErrors
+        v.totals = server.counters
     }
 
     /// The `?WATCH` flags a client has set, as words ("enable json nmea raw=2 pps puckd device=/dev/ttyAMA0").

@@ -1,5 +1,6 @@
 import SystemCalls
 import Glibc
+import NMEA
 import Testing
 @testable import Puckd
 
@@ -34,6 +35,14 @@ import Testing
             while appliedAt.count < Int(h.device.counters.fixes) { appliedAt.append(h.now) }
         }
         try #require(sentAt.count >= 29 && appliedAt.count >= sentAt.count - 1)
+        // The first two epochs (no ender learned yet) close at the end of their burst: the last read's
+        // bytes (at most 82) plus 16 characters at the sim's 115200 baud, 8.5 ms, not a quarter cycle.
+        let burstEnd = Int64(EpochAssembler.burstChunkCapBytes + EpochAssembler.burstEndCharacters)
+            * EpochAssembler.characterNanoseconds(baud: 115_200)
+        for k in 0..<2 {
+            let delay = appliedAt[k] - sentAt[k]
+            #expect(delay > 0 && delay <= burstEnd + step, "learning epoch \(k): applied \(delay) ns after its bytes")
+        }
         var sameWakeUp = 0
         for k in 2..<appliedAt.count {
             let delay = appliedAt[k] - sentAt[k]
