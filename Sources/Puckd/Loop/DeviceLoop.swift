@@ -142,7 +142,7 @@ extension Device {
             }
         }
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
-        if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
+        if let earliest = imuEarliestReadNanoseconds, now >= earliest { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { _ = ppsInput.service(nowNanoseconds: now, ready: .all) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
@@ -184,7 +184,7 @@ extension Device {
                                nowNanoseconds: now)
             deadline = softWakeDeadline(gps: gps, deadline: deadline, nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: deadline, fired: ready.contains(.timer))
+        scheduler.arm(imuNextNanoseconds: imuLatestReadNanoseconds, deadline: deadline, fired: ready.contains(.timer))
         return baud
     }
 
