@@ -133,9 +133,11 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
+        let boardBytes = board.gpsBytesSent
         board.service(nowNanoseconds: now, ready: .none)
         var baud: Int?
-        if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
+        // An epoch the simulated board just wrote is read now: one wake-up per epoch, not two.
+        if ready.contains(.gps) || board.gpsBytesSent != boardBytes || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now,
                                    onBytes: { bytes in routeReceiverBytes(bytes, nowNanoseconds: now) }) { fix in
                 route(fix, nowNanoseconds: now)
