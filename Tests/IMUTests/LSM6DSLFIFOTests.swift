@@ -15,6 +15,8 @@ import Testing
     struct Run {
         var headings: [Double] = []
         var times: [Int64] = []
+        /// Samples that carried a magnetometer field.
+        var fields = 0
         var status = IMUDeviceStatus()
     }
 
@@ -42,6 +44,7 @@ import Testing
             estimator.update(reading.sample)
             result.headings.append(estimator.current.magneticHeadingDegrees)
             result.times.append(reading.sample.timestampNanoseconds)
+            if reading.sample.magneticFieldMicrotesla != nil { result.fields += 1 }
         }
         var untilBurst = 10
         var k = 0
@@ -196,19 +199,23 @@ import Testing
 }
 
 extension LSM6DSLFIFOTests {
-    /// With the magnetometer: the LIS3MDL (no FIFO) is read once per burst, 10 Hz instead of its 80 Hz.
-    /// The older samples of a burst get that field turned back by the gyroscope, so the filter still
-    /// sees a field with every sample; the heading then stays within 3° of the polled path's after the
-    /// first 10 s, 1.2° RMS (measured 2.5° and 0.99°; with the field on the newest sample alone the
-    /// largest difference was 15.4°; docs/power.md §1.3).
-    @Test func withTheMagnetometerReadOncePerBurstTheHeadingStaysCloseToThePolledOne() throws {
+    /// With the magnetometer: the LIS3MDL (no FIFO) is read once per burst (10 Hz) and its field rides
+    /// on the burst's newest sample only; the polled path reads a new field whenever the LIS3MDL has one
+    /// (its 80 Hz, 10 395 of the 13 514 samples). The heading filter weighs each field reading by the
+    /// time since the previous one (docs/heading.md §4.1), so the correction per second is the same
+    /// however many samples lie between two readings; the paths still differ by what the 70 readings a
+    /// second the FIFO path never sees would have said (docs/power.md §1.3). Measured: after the first
+    /// 10 s 0.77° at most, 0.28° RMS (the held-field workaround: 2.51° and 0.99°; the per-sample gain
+    /// with the field on the newest sample alone: 15.4°); 4.19° in the first 10 s (start-up).
+    @Test func withTheMagnetometerReadOncePerBurstTheHeadingFollowsThePolledOne() throws {
         let rows = RecordedIMUData.samples
         try #require(rows.count > 10_000)
         let polled = Self.run(rows, burstHertz: 0)
         let fifo = Self.run(rows, burstHertz: 10)
         #expect(fifo.headings.count == rows.count)
+        #expect(fifo.fields * 7 < rows.count && fifo.fields * 14 > rows.count, "one field per burst: \(fifo.fields)")
+        #expect(polled.fields > rows.count * 7 / 10, "the polled path's fields: \(polled.fields)")
         let settled = 1_040                                                     // 10 s at 104 Hz
-        let worst = Self.largestDifference(Array(polled.headings[settled...]), Array(fifo.headings[settled...]))
         var sum = 0.0
         var i = settled
         while i < rows.count {
@@ -217,7 +224,9 @@ extension LSM6DSLFIFOTests {
             i += 1
         }
         let rms = (sum / Double(rows.count - settled)).squareRoot()
-        #expect(worst <= 3, "largest heading difference after 10 s: \(worst)°")
-        #expect(rms <= 1.2, "RMS heading difference after 10 s: \(rms)°")
+        let worst = Self.largestDifference(Array(polled.headings[settled...]), Array(fifo.headings[settled...]))
+        let first = Self.largestDifference(Array(polled.headings[..<settled]), Array(fifo.headings[..<settled]))
+        print("FIFO vs polled heading with the magnetometer: after 10 s worst \(worst)°, RMS \(rms)°; first 10 s worst \(first)°")
+        #expect(worst <= 1 && rms <= 0.35, "after 10 s: largest heading difference \(worst)°, RMS \(rms)°")
     }
 }

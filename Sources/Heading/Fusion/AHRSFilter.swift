@@ -4,26 +4,6 @@ import Angles
 import Glibc
 #endif
 
-/// Counters of the filter's unusual events since it was created.
-public struct AHRSCounters: Sendable, Equatable {
-    /// Samples integrated.
-    public var samples: Int = 0
-    /// Samples skipped because gyro or accelerometer values were not finite.
-    public var invalidSamples: Int = 0
-    /// Samples skipped because their timestamp did not advance (duplicate or out of order).
-    public var nonMonotonicTimestamps: Int = 0
-    /// Gaps longer than `maximumTimeStepSeconds` (the filter re-initialised).
-    public var gaps: Int = 0
-    /// Gyro readings beyond the configured range (start-up restarted).
-    public var gyroscopeOverranges: Int = 0
-    /// Samples whose accelerometer did not correct the tilt (a sustained acceleration).
-    public var accelerometerRejections: Int = 0
-    /// Samples whose magnetometer reading was not used (absent readings not counted).
-    public var magnetometerRejections: Int = 0
-
-    public init() {}
-}
-
 /// Attitude and heading reference system: fuses gyroscope, accelerometer and (optional, per sample)
 /// magnetometer readings of `IMUSample`s in the board frame into an orientation quaternion
 /// (sensor → ENU earth frame, north = magnetic north). The design follows the ideas of the VQF filter
@@ -77,6 +57,10 @@ public struct AHRSFilter: Sendable {
     private var typicalStepSeconds = 0.0
     /// The previous sample's raw rate, rad/s.
     private var previousGyro = Vector3.zero
+    /// Time of the previous magnetometer reading, ns (0: none since the filter initialised).
+    private var lastMagnetometerTimestampNanoseconds: Int64 = 0
+    /// How far the board turned since the previous magnetometer reading, rad (|ω|·dt summed).
+    private var turnSinceMagnetometerRadians = 0.0
     /// The gain of a course applied since the last sample (for the accuracy model), 0 when none.
     private var pendingCourseGain = 0.0
     /// What happened to the last sample's magnetometer reading.
@@ -111,6 +95,10 @@ public struct AHRSFilter: Sendable {
 
     /// Standard gravity, m/s².
     public static let standardGravity = 9.80665
+
+    /// Longest time one magnetometer reading stands for, seconds: a reading after a longer silence
+    /// (readings absent, e.g. a magnetometer that stopped) is one snapshot, not seconds of evidence.
+    public static let maximumMagnetometerIntervalSeconds = 1.0
 
     /// A filter waiting for its first sample. `gyroBias` may carry a stored estimate.
     public init(configuration: AHRSConfiguration = .default, gyroBias: GyroBiasEstimator = GyroBiasEstimator()) {
@@ -216,6 +204,8 @@ public struct AHRSFilter: Sendable {
         startupRemainingSeconds = configuration.startupSeconds
         headingVariance.reset()
         typicalStepSeconds = 0
+        lastMagnetometerTimestampNanoseconds = magnetic == nil ? 0 : timestamp
+        turnSinceMagnetometerRadians = 0
         counters.samples &+= 1
         return true
     }
@@ -276,6 +266,7 @@ public struct AHRSFilter: Sendable {
             headingVariance.addUnseen(degreesSquared: angle * angle)
         }
         previousGyro = rawGyro
+        turnSinceMagnetometerRadians += gyro.length * dt
         typicalStepSeconds += (min(dt, 2 * typicalStepSeconds) - typicalStepSeconds) * 0.01
 
         // Tilt: gyro prediction, then the low-passed specific force in I (unless it is not gravity).
@@ -326,6 +317,13 @@ public struct AHRSFilter: Sendable {
         var innovationUsed: Double? = nil
         let aided = course.isAiding(atNanoseconds: lastTimestampNanoseconds, configuration: c)
         if let raw = magnetic {
+            // A reading stands for the time since the previous one (docs/heading.md §4.1): with one
+            // every sample that is the sample's step; a magnetometer slower than the gyroscope (read
+            // once per FIFO burst) corrects as strongly per second, however many samples lie between.
+            let magneticDt = magnetometerInterval(dt: dt)
+            let turn = turnSinceMagnetometerRadians
+            lastMagnetometerTimestampNanoseconds = lastTimestampNanoseconds
+            turnSinceMagnetometerRadians = 0
             let field = raw - course.magneticOffsetMicrotesla
             let norm = field.length
             let e = orientation.rotate(field)
@@ -338,8 +336,8 @@ public struct AHRSFilter: Sendable {
             let decision = magneticGate.decide(fieldMicrotesla: norm, cosDip: lastCosDip, sinDip: lastSinDip,
                                                innovationDegrees: lastInnovationDegrees,
                                                headingSigmaDegrees: headingVariance.sigmaDegrees,
-                                               turnRadians: gyro.length * dt, cosDipTolerance: derived.cosDipTolerance,
-                                               startup: startup, dt: dt, configuration: c)
+                                               turnRadians: turn, cosDipTolerance: derived.cosDipTolerance,
+                                               startup: startup, dt: magneticDt, configuration: c)
             lastMagnetometerDecision = decision
             if magneticGate.lostHeading { headingVariance.reset() }
             if aided, magneticGate.hasReference {
@@ -348,11 +346,11 @@ public struct AHRSFilter: Sendable {
                 let gate = magneticGate
                 let expected = orientation.inverseRotate(Vector3(0, gate.referenceMicrotesla * gate.referenceCosDip,
                                                                  -gate.referenceMicrotesla * gate.referenceSinDip))
-                course.learnMagneticOffset(residualMicrotesla: raw - expected, dt: dt, configuration: c)
+                course.learnMagneticOffset(residualMicrotesla: raw - expected, dt: magneticDt, configuration: c)
             } else if decision.isUsed {
                 let k = headingVariance.magnetometerGain(weight: magneticGate.weight,
                                                          rateDegreesPerSecond: gyro.length * Angle.degreesPerRadian,
-                                                         dt: dt, configuration: c)
+                                                         dt: magneticDt, configuration: c)
                 rotateHeading(radians: innovation * k)
                 magGainUsed = k / dt
                 innovationUsed = lastInnovationDegrees
@@ -372,6 +370,23 @@ public struct AHRSFilter: Sendable {
             pendingCourseGain = 0
         }
 
+        accuracyStep(dt: dt, gyro: gyro, verticalRate: verticalRate, accelGain: accelGainUsed, magGain: magGainUsed,
+                     innovation: innovationUsed)
+    }
+
+    /// The seconds the current magnetometer reading stands for: since the previous reading, at least
+    /// this step, at most `maximumMagnetometerIntervalSeconds` (the first reading: this step).
+    @inline(__always)
+    private func magnetometerInterval(dt: Double) -> Double {
+        guard lastMagnetometerTimestampNanoseconds != 0 else { return dt }
+        let since = Double(lastTimestampNanoseconds &- lastMagnetometerTimestampNanoseconds) * 1e-9
+        return min(max(since, dt), max(dt, AHRSFilter.maximumMagnetometerIntervalSeconds))
+    }
+
+    @inline(__always)
+    private mutating func accuracyStep(dt: Double, gyro: Vector3, verticalRate: Double, accelGain accelGainUsed: Double,
+                                       magGain magGainUsed: Double, innovation innovationUsed: Double?) {
+        let c = configuration
         // Accuracy propagation.
         let d2 = Angle.degreesPerRadian * Angle.degreesPerRadian
         let sigmaB = gyroBias.isEstimated ? c.gyroBiasUncertaintyDegreesPerSecond

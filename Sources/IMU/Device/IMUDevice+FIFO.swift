@@ -1,8 +1,10 @@
 /// The burst path of `IMUDevice`: with `IMUDeviceConfiguration.burstIntervalNanoseconds` and a chip
 /// whose driver reads its FIFO, each poll reads every sample the FIFO holds into the caller's
 /// `IMUBurst`, gives each its time (`IMUSampleClock`) and the mounting; an overrun is counted, the
-/// FIFO reset and the next burst marked `followsGap`. Chips without a FIFO driver deliver their one
-/// polled sample through the same call. Allocation-free.
+/// FIFO reset and the next burst marked `followsGap`. A magnetometer without a FIFO is read once per
+/// burst and its field rides on the newest sample only: the heading filter weighs each field reading
+/// by the time since the previous one (docs/heading.md §4.1). Chips without a FIFO driver deliver their
+/// one polled sample through the same call. Allocation-free.
 extension IMUDevice {
     /// Advances the state machine and fills `burst` (emptied first) with the new readings, oldest
     /// first, board frame, SI units, each with its time.
@@ -74,28 +76,11 @@ extension IMUDevice {
             burst[i] = reading
             i += 1
         }
-        holdMagnetometerField(&burst)
         burst.followsGap = fifoGapPending
         fifoGapPending = false
         backoffNanoseconds = configuration.initialBackoffNanoseconds
         recoveryAttempts = 0
         status.samples += burst.count
         if burst.moreAvailable { nextPollNanoseconds = now }
-    }
-
-    /// The magnetometer (no FIFO) is read once per burst, with the newest sample. So that the heading
-    /// filter gets a field with every sample, as on the polled path, the older samples get that field
-    /// turned back by the gyroscope: a fixed earth vector seen from the sensor moves as dm/dt = −ω × m,
-    /// so one period earlier it was m + (ω × m)·dt. Board frame, after the mounting.
-    private func holdMagnetometerField(_ burst: inout IMUBurst) {
-        guard burst.count > 1, var field = burst[burst.count - 1].sample.magneticFieldMicrotesla else { return }
-        var i = burst.count - 2
-        while i >= 0 {
-            let later = burst[i + 1].sample
-            let dt = Double(later.timestampNanoseconds - burst[i].sample.timestampNanoseconds) * 1e-9
-            field = field + later.gyroRadiansPerSecond.cross(field) * dt
-            if burst[i].sample.magneticFieldMicrotesla == nil { burst[i].sample.magneticFieldMicrotesla = field }
-            i -= 1
-        }
     }
 }

@@ -32,6 +32,13 @@ enum BoardTwin: LoopComponent {
         board.service(nowNanoseconds: now)
     }
 
+    /// Bytes the simulated receiver has written into the GPS pty (0 on hardware): the router reads
+    /// the pty in the same wake-up when this grew, instead of waking again for its readable edge.
+    var gpsBytesSent: Int {
+        guard case .simulated(let board) = self else { return 0 }
+        return board.receiver.bytesSent
+    }
+
     /// The IMU is read at `now`: the simulated chips convert the motion (or present the recording) up to it.
     func imuWillBeRead(atNanoseconds now: Int64) {
         guard case .simulated(let board) = self else { return }

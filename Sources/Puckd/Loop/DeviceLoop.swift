@@ -133,16 +133,18 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
+        let boardBytes = board.gpsBytesSent
         board.service(nowNanoseconds: now, ready: .none)
         var baud: Int?
-        if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
+        // An epoch the simulated board just wrote is read now: one wake-up per epoch, not two.
+        if ready.contains(.gps) || board.gpsBytesSent != boardBytes || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now,
                                    onBytes: { bytes in routeReceiverBytes(bytes, nowNanoseconds: now) }) { fix in
                 route(fix, nowNanoseconds: now)
             }
         }
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
-        if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
+        if let earliest = imuEarliestReadNanoseconds, now >= earliest { serviceIMU(nowNanoseconds: now) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { _ = ppsInput.service(nowNanoseconds: now, ready: .all) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
@@ -184,7 +186,7 @@ extension Device {
                                nowNanoseconds: now)
             deadline = softWakeDeadline(gps: gps, deadline: deadline, nowNanoseconds: now)
         }
-        scheduler.arm(imuNextNanoseconds: imuLink.deadlineNanoseconds, deadline: deadline, fired: ready.contains(.timer))
+        scheduler.arm(imuNextNanoseconds: imuLatestReadNanoseconds, deadline: deadline, fired: ready.contains(.timer))
         return baud
     }
 

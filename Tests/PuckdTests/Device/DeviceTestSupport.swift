@@ -20,11 +20,12 @@ final class SimulatedDeviceHarness {
 
     /// The sim profile with the state in a fresh temporary directory, status lines off, plus `overrides`.
     /// `pastNanoseconds` starts the device that long ago (a synthetic warm-up can then catch up with
-    /// the real clock before the real loop runs).
+    /// the real clock before the real loop runs); `startNanoseconds` starts it at that time instead
+    /// (two harnesses stepped in lockstep).
     /// `configFile` is loaded on top of the profile (for reload tests); `prepare` changes the simulated
     /// board before the device starts (e.g. unplugs the IMU); `setupChanges` edits the setup.
     init(overrides: [String] = [], directory existing: String? = nil, pastNanoseconds: Int64 = 0,
-         configFile: String? = nil, prepare: (SimulatedBoard) -> Void = { _ in },
+         startNanoseconds: Int64? = nil, configFile: String? = nil, prepare: (SimulatedBoard) -> Void = { _ in },
          setupChanges: (inout DeviceSetup) -> Void = { _ in }) throws {
         directory = existing ?? SimulatedDeviceHarness.temporaryDirectory()
         outputPath = directory + "/output.txt"
@@ -32,7 +33,7 @@ final class SimulatedDeviceHarness {
         let sources = ConfigurationSources(board: "sim", file: configFile,
                                            overrides: ["state.directory=" + directory, "console.status_interval_s=0"] + overrides)
         let loaded = try sources.load()
-        now = clinux_monotonic_ns() - pastNanoseconds
+        now = startNanoseconds ?? clinux_monotonic_ns() - pastNanoseconds
         board = try SimulatedBoard(configuration: loaded.configuration, startNanoseconds: now)
         var setup = DeviceSetup(loaded: loaded, sources: sources, gpsDescription: "test")
         setup.simulation = board
