@@ -85,10 +85,13 @@ test-other: build-other
 	$(OTHER_TEST_ENV) $(SWIFT) test --skip-build --scratch-path .build/gpiod-other --filter '^(HardwareTests|ControlsTests|SimulationTests|PuckdTests|CommandsTests)\.'
 
 # Regenerates scripts/puckd.order, the device binary's symbol order, from callgrind profiles of replay
-# and run (scripts/link-order); commit it with the change that moved the hot code. A stale order costs
-# peak RSS: docs/power.md has the figures.
+# and run of the device build's own objects linked without it (scripts/link-order), then relinks the
+# device binary with it. Run it after every change of Sources/ and commit the file: its first line
+# names the Sources/ tree it was made from and CommandsTests' SymbolOrderTests fail when that is not
+# the tree now. A stale order costs peak RSS: docs/power.md §3.2 has the figures.
 order: deps-bench
 	./scripts/link-order
+	$(SWIFT) build $(DEVICE_FLAGS) --product puckd
 
 # Regenerates the expected outputs of the golden tracking scenarios (Tests/Fixtures/tracking/README.md):
 # each NAME.scenario run by `puckd scenario` at 10 Hz into NAME.expected.jsonl. Review with git diff.
