@@ -131,6 +131,16 @@ import Tracking
             + "[heading], [tracking], [gpio], [pps], [loop], [console], [server], [time], [state], [track], [uplink], [sim]")
     }
 
+    /// Keys are checked byte by byte when ASCII (docs/power.md §3.1) and as Characters otherwise: the
+    /// lines classify as before, a non-ASCII letter key is an unknown key, not a malformed line.
+    @Test func keyCharactersClassifyTheLine() {
+        for key in ["baud", "led_fix", "rate-hz", "a.b", "Z9"] { #expect(ConfigurationDocument.isKeyName(key), "\(key)") }
+        for key in ["ba ud", "baud!", "k/y", "k€y", "tab\tkey"] { #expect(!ConfigurationDocument.isKeyName(key), "\(key)") }
+        #expect(ConfigurationDocument.isKeyName("schlüssel") && ConfigurationDocument.isKeyName("ключ٣"))
+        #expect(error("[gps]\nschlüssel = 1\n")?.hasPrefix("/etc/puckd.conf:2: [gps] schlüssel = 1: unknown key in [gps]") == true)
+        #expect(error("[gps]\nk€y = 1\n") == "/etc/puckd.conf:2: 'k€y = 1' is not 'key = value', a [section] header or a # comment")
+    }
+
     @Test func syntaxErrors() {
         #expect(error("[gps]\nsource /dev/ttyAMA0\n")
             == "/etc/puckd.conf:2: 'source /dev/ttyAMA0' is not 'key = value', a [section] header or a # comment")

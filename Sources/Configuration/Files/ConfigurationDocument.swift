@@ -131,6 +131,26 @@ public struct ConfigurationDocument: Sendable, Equatable {
         return line
     }
 
+    /// True when every character of `key` is a letter, a digit, `_`, `-` or `.`. An ASCII key (every
+    /// key puckd knows) is checked byte by byte, so a valid file never touches Swift's Unicode
+    /// property tables (docs/power.md §3.1); a key with other characters is checked as Characters, so
+    /// `schlüssel = 1` is still an unknown key rather than a malformed line.
+    static func isKeyName(_ key: String) -> Bool {
+        var ascii = true
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                continue
+            case 0x80...:
+                ascii = false
+            default:
+                return false
+            }
+        }
+        return ascii || key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." })
+    }
+
     static func classify(_ line: String, section: String) -> LineKind {
         // A CR left at the end (a line that ended "\r\r\n") is white space too: written back before
         // an LF it would read as part of the line end, and the line would change meaning (make fuzz).
@@ -146,9 +166,7 @@ public struct ConfigurationDocument: Sendable, Equatable {
         }
         guard let equals = trimmed.firstIndex(of: "=") else { return .malformed }
         let key = trimmed[..<equals].trimmingSpaces
-        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }) else {
-            return .malformed
-        }
+        guard !key.isEmpty, isKeyName(key) else { return .malformed }
         var rest = trimmed[trimmed.index(after: equals)...].trimmingSpaces[...]
         var comment: String?
         if rest.hasPrefix("\"") {

@@ -56,7 +56,8 @@ public enum ConfigurationLoader {
     public static func apply(_ document: ConfigurationDocument, to result: inout LoadedConfiguration) throws(ConfigurationError) {
         var seen: [String: Int] = [:]
         for line in document.lines {
-            let location = document.name + ":" + String(line.number)
+            // The message parts are built only for an error (docs/power.md §3.1: a valid file builds none).
+            var location: String { document.name + ":" + String(line.number) }
             switch line.kind {
             case .blank, .comment:
                 continue
@@ -69,7 +70,7 @@ public enum ConfigurationLoader {
                                              reason: "unknown section, sections are " + sectionList)
                 }
             case .entry(let section, let key, let value, _):
-                let subject = ConfigurationError.subject(section, key, value)
+                var subject: String { ConfigurationError.subject(section, key, value) }
                 if section.isEmpty {
                     throw ConfigurationError(location: location,
                                              subject: ConfigurationError.excerpt(key) + " = " + ConfigurationError.excerpt(value),
