@@ -103,6 +103,7 @@ extension Device {
         var pollSet = poll
         controls.fillPollSlots(&pollSet)
         ppsInput.fillPollSlots(&pollSet)
+        imuLink.fillPollSlots(&pollSet)
         if let console {
             console.fillPollSlots(&pollSet)
         } else {
@@ -121,6 +122,7 @@ extension Device {
             if readiness.isReady(slots[i]) { ready.insert(flags[i]) }
             i += 1
         }
+        if let line = imuLink.interrupt, readiness.isReady(line.slot) { ready.insert(.imuInterrupt) }
         if readiness.isReady(uplink.slots[0]) { ready.insert(.uplink) }
         if readiness.isReady(uplink.slots[1]) { ready.insert(.osmandUplink) }
         return ready
@@ -133,7 +135,8 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
-        board.service(nowNanoseconds: now, ready: .none)
+        // The simulated board may raise the IMU's INT1 line now: its edge is read in this wake-up.
+        let imuLineRose = board.service(nowNanoseconds: now, ready: .none)
         var baud: Int?
         if ready.contains(.gps) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now,
@@ -142,7 +145,9 @@ extension Device {
             }
         }
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
-        if let next = imuLink.deadlineNanoseconds, now >= next - scheduler.coalesceNanoseconds { serviceIMU(nowNanoseconds: now) }
+        let imuDue = imuLink.deadlineNanoseconds.map { now >= $0 - scheduler.coalesceNanoseconds } ?? false
+        let imuEdge = ready.contains(.imuInterrupt) || imuLineRose
+        if imuDue || imuEdge { serviceIMU(nowNanoseconds: now, timerDue: imuDue, edgeReady: imuEdge) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { _ = ppsInput.service(nowNanoseconds: now, ready: .all) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }
