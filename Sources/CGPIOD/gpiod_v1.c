@@ -57,7 +57,8 @@ puckd_gpiod_line *puckd_gpiod_request(puckd_gpiod_chip *chip, const puckd_gpiod_
     }
     struct gpiod_line_request_config request = {
         .consumer = consumer,
-        .request_type = config->output ? GPIOD_LINE_REQUEST_DIRECTION_OUTPUT : GPIOD_LINE_REQUEST_EVENT_BOTH_EDGES,
+        .request_type = config->output ? GPIOD_LINE_REQUEST_DIRECTION_OUTPUT
+                        : config->rising_only ? GPIOD_LINE_REQUEST_EVENT_RISING_EDGE : GPIOD_LINE_REQUEST_EVENT_BOTH_EDGES,
         .flags = flags,
     };
     if (gpiod_line_request(line, &request, config->initial_value ? 1 : 0) != 0) return NULL;

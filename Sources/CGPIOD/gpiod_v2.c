@@ -79,7 +79,7 @@ static struct gpiod_line_settings *settings_for(const puckd_gpiod_line_config *c
         default: break;
         }
         failed |= gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT);
-        failed |= gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH);
+        failed |= gpiod_line_settings_set_edge_detection(settings, config->rising_only ? GPIOD_LINE_EDGE_RISING : GPIOD_LINE_EDGE_BOTH);
         failed |= gpiod_line_settings_set_bias(settings, bias);
         failed |= gpiod_line_settings_set_event_clock(settings, GPIOD_LINE_CLOCK_MONOTONIC);
         gpiod_line_settings_set_debounce_period_us(settings, config->debounce_us);

@@ -23,7 +23,8 @@ public protocol GPIOController: AnyObject {
     /// Edge events the kernel (or the twin) dropped because a line's queue was full, when it can tell.
     var droppedEventCount: Int { get }
 
-    /// Requests `configuration.offset` as an input with both-edge events (consumer `puckd`) and, when
+    /// Requests `configuration.offset` as an input with both-edge events (rising only with
+    /// `configuration.risingEdgesOnly`; consumer `puckd`) and, when
     /// `configuration.debounceNanoseconds` > 0, kernel debounce where the kernel offers it.
     func requestInput(_ configuration: GPIOInputConfiguration) throws(GPIOError) -> GPIOLineHandle
 

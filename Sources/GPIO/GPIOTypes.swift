@@ -120,7 +120,7 @@ public struct GPIOLineHandle: Sendable, Equatable, Hashable {
     }
 }
 
-/// What to request for an input line: both-edge events, a pull resistor, the active level and the
+/// What to request for an input line: edge events (both, or rising only), a pull resistor, the active level and the
 /// debounce period the kernel should apply.
 public struct GPIOInputConfiguration: Sendable, Equatable {
     /// Line offset on the chip (BCM number on Raspberry Pi header chips).
@@ -133,12 +133,17 @@ public struct GPIOInputConfiguration: Sendable, Equatable {
     /// hardware or in the kernel; where that is unavailable the controller says so
     /// (`GPIOController.debounceStatus`) and the caller debounces in software.
     public var debounceNanoseconds: Int64
+    /// True: only rising (inactive → active) edges are reported, as for a chip's interrupt line, so the
+    /// line's return to idle wakes nobody; false: both edges (buttons, PPS).
+    public var risingEdgesOnly: Bool
 
-    public init(offset: UInt32, bias: GPIOBias = .pullUp, activeLow: Bool = true, debounceNanoseconds: Int64 = 0) {
+    public init(offset: UInt32, bias: GPIOBias = .pullUp, activeLow: Bool = true, debounceNanoseconds: Int64 = 0,
+                risingEdgesOnly: Bool = false) {
         self.offset = offset
         self.bias = bias
         self.activeLow = activeLow
         self.debounceNanoseconds = debounceNanoseconds
+        self.risingEdgesOnly = risingEdgesOnly
     }
 }
 

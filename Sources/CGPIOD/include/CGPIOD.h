@@ -44,7 +44,7 @@ enum {
 typedef struct {
     /// Line offset on the chip.
     unsigned int offset;
-    /// 0: input with both-edge events (CLOCK_MONOTONIC timestamps); 1: output (push-pull).
+    /// 0: input with edge events (both, or rising with `rising_only`; CLOCK_MONOTONIC timestamps); 1: output (push-pull).
     int output;
     /// 1: the line is active when low (the kernel inverts values and edges).
     int active_low;
@@ -55,6 +55,8 @@ typedef struct {
     /// Kernel debounce period for an input, microseconds (0: none). uAPI v1 has none: a non-zero value
     /// fails with EOPNOTSUPP there, so callers ask only when puckd_gpiod_api_major() is 2.
     uint32_t debounce_us;
+    /// 1: an input reports rising edges only (an interrupt line); 0: both edges.
+    int rising_only;
 } puckd_gpiod_line_config;
 
 /// A requested line (opaque).

@@ -28,7 +28,7 @@ public enum ConfigurationKeys {
     /// lines and their wiring, the GPS source and line speed), the console itself, where the state is
     /// written, and the simulated board. The console sets them only with `[console] access = full`.
     public static let deviceShaping: Set<String> = [
-        "board.simulated", "gps.source", "gps.baud", "imu.bus", "imu.chip", "imu.burst_hz", "gpio.chip", "gpio.button",
+        "board.simulated", "gps.source", "gps.baud", "imu.bus", "imu.chip", "imu.burst_hz", "imu.interrupt_line", "gpio.chip", "gpio.button",
         "gpio.button_active_low", "gpio.button_bias", "gpio.button2", "gpio.led_fix", "gpio.led_mode",
         "gpio.led_fault", "gpio.led_heartbeat", "gpio.led_mode_red", "gpio.led_mode_green", "gpio.led_mode_blue",
         "gpio.led_active_low", "pps.line", "pps.device", "state.directory",
@@ -103,6 +103,8 @@ public enum ConfigurationKeys {
         .integer("imu", "rate_hz", \.imu.rateHertz, 10...400, unit: "hertz", doc: "how often the IMU is read"),
         .integer("imu", "burst_hz", \.imu.burstHertz, 0...25, unit: "hertz",
                  doc: "0 polls every sample; otherwise the chip converts into its FIFO, read this often in bursts (LSM6DSL; other chips are polled)"),
+        .line("imu", "interrupt_line", \.imu.interruptLine,
+              doc: "GPIO line wired to the IMU's INT1 (no supported HAT wires it: a jumper to a free line); with burst_hz the FIFO is read at its watermark edges, the timer as fallback"),
         .decimal("imu", "calibration_timeout_s", \.imu.calibrationTimeoutSeconds, 10...3600, unit: "seconds",
                  doc: "a magnetometer calibration (or gyroscope bias measurement) gives up after this long", live: true),
     ]

@@ -98,6 +98,9 @@ public struct IMUSettings: Sendable, Equatable {
     public var rateHertz = 100
     /// FIFO bursts a second on chips whose FIFO puckd reads (LSM6DSL); 0: poll every sample.
     public var burstHertz = 0
+    /// The GPIO line (BCM offset on `[gpio] chip`) wired to the IMU's INT1, which rises when its FIFO
+    /// reaches the watermark; nil: none, the FIFO is read by the timer.
+    public var interruptLine: Int?
     /// A magnetometer calibration run gives up after this long, seconds.
     public var calibrationTimeoutSeconds = 120.0
 }

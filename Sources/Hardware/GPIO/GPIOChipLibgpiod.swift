@@ -144,7 +144,8 @@ public final class LibgpiodGPIOController: GPIOController {
         let wanted = configuration.debounceNanoseconds
         var config = puckd_gpiod_line_config(offset: configuration.offset, output: 0,
                                              active_low: configuration.activeLow ? 1 : 0, bias: bias, initial_value: 0,
-                                             debounce_us: Self.apiVersion >= 2 ? Self.microseconds(wanted) : 0)
+                                             debounce_us: Self.apiVersion >= 2 ? Self.microseconds(wanted) : 0,
+                                             rising_only: configuration.risingEdgesOnly ? 1 : 0)
         var debounce = GPIODebounceStatus.notRequested
         if wanted > 0 && Self.apiVersion < 2 {
             debounce = .unavailable(reason: "GPIO uAPI v1 (libgpiod \(Self.libraryVersion)) has no kernel debounce")
@@ -173,7 +174,7 @@ public final class LibgpiodGPIOController: GPIOController {
         var config = puckd_gpiod_line_config(offset: configuration.offset, output: 1,
                                              active_low: configuration.activeLow ? 1 : 0,
                                              bias: Int32(PUCKD_GPIOD_BIAS_AS_IS),
-                                             initial_value: configuration.initiallyActive ? 1 : 0, debounce_us: 0)
+                                             initial_value: configuration.initiallyActive ? 1 : 0, debounce_us: 0, rising_only: 0)
         guard let line = request(&config) else {
             throw requestError(chip, offset: configuration.offset, bias: .asIs, error: Errno.current)
         }

@@ -20,6 +20,9 @@ public protocol IMUChipDriver: Sendable {
     /// Register steps, run after the initialization program, that start the FIFO at the output data
     /// rate with a watermark of `watermarkSamples` samples.
     static func fifoProgram(watermarkSamples: Int) -> [IMURegisterStep]
+    /// Register steps, run after `fifoProgram`, that route the FIFO watermark to the chip's INT1 pin
+    /// (`[imu] interrupt_line`); empty when the driver cannot (the FIFO is then read by the timer).
+    static var watermarkInterruptProgram: [IMURegisterStep] { get }
     /// Appends every complete sample the FIFO holds (oldest first, at most until `burst` is full,
     /// then `moreAvailable`) in the sensor frame, without times; sets `burst.overrun` instead when the
     /// chip flags an overrun. The newest sample carries the magnetometer field read with the burst.
@@ -36,6 +39,8 @@ extension IMUChipDriver {
     public static var fifoCapacitySamples: Int { 0 }
     /// No FIFO, no steps.
     public static func fifoProgram(watermarkSamples: Int) -> [IMURegisterStep] { [] }
+    /// No watermark interrupt.
+    public static var watermarkInterruptProgram: [IMURegisterStep] { [] }
     /// No FIFO: nothing to read.
     public static func readFIFO<Bus: I2CBus>(_ state: inout IMUDriverState, bus: inout Bus,
                                              into burst: inout IMUBurst) throws(I2CError) {}

@@ -9,20 +9,27 @@ public struct IMUDriver: Sendable {
     public let fifoWatermarkSamples: Int
     /// The initialization program, with the FIFO's steps when the FIFO is used (built once, here).
     public let initializationProgram: [IMURegisterStep]
+    /// True when the program routes the FIFO watermark to INT1 (asked for, and the driver can).
+    public let signalsWatermark: Bool
 
     /// The driver for a probed chip. `lis3mdlRemap` is the board's LIS3MDL → LSM6DSL axis relation.
     /// With `burstIntervalNanoseconds` > 0 and a chip whose driver reads a FIFO, the FIFO is started
-    /// with a watermark of one interval's samples (at most half the FIFO).
-    public init(instance: IMUChipInstance, lis3mdlRemap: IMUAxisRemap = .identity, burstIntervalNanoseconds: Int64 = 0) {
+    /// with a watermark of one interval's samples (at most half the FIFO), and with `watermarkInterrupt`
+    /// the watermark drives INT1 where the driver can route it.
+    public init(instance: IMUChipInstance, lis3mdlRemap: IMUAxisRemap = .identity, burstIntervalNanoseconds: Int64 = 0,
+                watermarkInterrupt: Bool = false) {
         state = IMUDriverState(instance: instance, boardMagnetometerRemap: lis3mdlRemap)
         let driver = instance.chip.driver
         let base = driver.initializationProgram(for: instance)
         if burstIntervalNanoseconds > 0, driver.fifoCapacitySamples > 0 {
             let perBurst = Int((driver.outputDataRateHertz * Double(burstIntervalNanoseconds) / 1e9).rounded(.up))
             fifoWatermarkSamples = max(1, min(perBurst, driver.fifoCapacitySamples / 2))
-            initializationProgram = base + driver.fifoProgram(watermarkSamples: fifoWatermarkSamples)
+            let interrupt = watermarkInterrupt ? driver.watermarkInterruptProgram : []
+            signalsWatermark = !interrupt.isEmpty
+            initializationProgram = base + driver.fifoProgram(watermarkSamples: fifoWatermarkSamples) + interrupt
         } else {
             fifoWatermarkSamples = 0
+            signalsWatermark = false
             initializationProgram = base
         }
     }

@@ -15,6 +15,8 @@ extension LSM6DSLDriver {
         public static let ctrl4: UInt8 = 0x09
         public static let ctrl5: UInt8 = 0x0A
         public static let status1: UInt8 = 0x3A
+        /// INT1_CTRL: what drives the INT1 pin.
+        public static let int1Ctrl: UInt8 = 0x0D
         public static let dataOutL: UInt8 = 0x3E
     }
 
@@ -28,6 +30,8 @@ extension LSM6DSLDriver {
     public static let fifoCtrl5Continuous: UInt8 = 0x26
     /// FIFO_CTRL5: bypass mode (the FIFO is emptied and stops).
     public static let fifoCtrl5Bypass: UInt8 = 0x00
+    /// INT1_CTRL INT1_FTH (bit 3): INT1 goes high while the FIFO holds at least its watermark.
+    public static let int1FIFOThreshold: UInt8 = 0x08
     /// FIFO_STATUS2 OVER_RUN.
     public static let fifoOverrunFlag: UInt8 = 0x40
     /// Samples read per block transfer (two samples = 24 bytes, inside SMBus's 32).
@@ -45,6 +49,12 @@ extension LSM6DSLDriver {
             .write(.primary, register: FIFORegister.ctrl4, value: 0x00),
             .write(.primary, register: FIFORegister.ctrl5, value: fifoCtrl5Continuous),
         ]
+    }
+
+    /// INT1 follows the FIFO threshold (INT1_CTRL = INT1_FTH; push-pull and active high, as CTRL3_C
+    /// 0x44 leaves H_LACTIVE and PP_OD at 0; ST's lsm6dsl_reg.h, docs/hardware.md §1.7.3).
+    public static var watermarkInterruptProgram: [IMURegisterStep] {
+        [.write(.primary, register: FIFORegister.int1Ctrl, value: int1FIFOThreshold)]
     }
 
     public static func resetFIFO<Bus: I2CBus>(_ state: inout IMUDriverState, bus: inout Bus,

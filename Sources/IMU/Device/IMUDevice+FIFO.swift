@@ -7,17 +7,19 @@
 /// one polled sample through the same call. Allocation-free.
 extension IMUDevice {
     /// Advances the state machine and fills `burst` (emptied first) with the new readings, oldest
-    /// first, board frame, SI units, each with its time.
-    public mutating func poll(nowNanoseconds now: Int64, into burst: inout IMUBurst) {
+    /// first, board frame, SI units, each with its time. `watermarkEdgeNanoseconds`: the kernel's
+    /// timestamp of the INT1 rising edge that woke the caller (`signalsWatermark`), i.e. when the FIFO
+    /// reached its watermark; it times the burst's samples exactly (nil: timed from the read).
+    public mutating func poll(nowNanoseconds now: Int64, into burst: inout IMUBurst, watermarkEdgeNanoseconds edge: Int64? = nil) {
         burst.removeAll()
         guard status.state == .running, let d = driver, d.readsFIFO else {
             if let reading = poll(nowNanoseconds: now) { burst.append(reading) }
             return
         }
-        readFIFO(now, d, &burst)
+        readFIFO(now, d, &burst, d.signalsWatermark ? edge : nil)
     }
 
-    private mutating func readFIFO(_ now: Int64, _ start: IMUDriver, _ burst: inout IMUBurst) {
+    private mutating func readFIFO(_ now: Int64, _ start: IMUDriver, _ burst: inout IMUBurst, _ edge: Int64?) {
         var d = start
         nextPollNanoseconds = now + configuration.burstIntervalNanoseconds
         do throws(I2CError) {
@@ -56,6 +58,7 @@ extension IMUDevice {
         }
         lastNewDataNanoseconds = now
         sampleClock.place(count: burst.count, readNanoseconds: now)
+        if let edge { sampleClock.anchor(sample: d.fifoWatermarkSamples - 1, count: burst.count, atNanoseconds: edge, readNanoseconds: now) }
         var i = 0
         while i < burst.count {
             var reading = burst[i]

@@ -23,6 +23,10 @@ public struct IMUDevice<Bus: I2CBus> {
     public private(set) var lastProbe: IMUProbeReport?
     /// True while samples come from the chip's FIFO in bursts (`poll(nowNanoseconds:into:)`).
     public var readsFIFO: Bool { driver?.readsFIFO ?? false }
+    /// True while running with the FIFO watermark routed to INT1 (the caller waits for its edges).
+    public var signalsWatermark: Bool { status.state == .running && routesWatermark }
+    /// True when the chip's program routes the FIFO watermark to INT1 (asked for, and its driver can).
+    public var routesWatermark: Bool { driver?.signalsWatermark == true }
 
     var driver: IMUDriver?
     private var runner = IMUInitRunner()
@@ -81,7 +85,8 @@ public struct IMUDevice<Bus: I2CBus> {
 
     private mutating func useChip(_ chip: IMUChipInstance) {
         driver = IMUDriver(instance: chip, lis3mdlRemap: configuration.lis3mdlAxisRemap,
-                           burstIntervalNanoseconds: configuration.burstIntervalNanoseconds)
+                           burstIntervalNanoseconds: configuration.burstIntervalNanoseconds,
+                           watermarkInterrupt: configuration.watermarkInterrupt)
         sampleClock = IMUSampleClock(outputDataRateHertz: chip.chip.driver.outputDataRateHertz)
         status.chip = chip
         runner.reset()

@@ -114,6 +114,9 @@ public struct IMUDeviceConfiguration: Sendable {
     /// With a chip whose FIFO the driver reads: how often the FIFO is read in a burst, nanoseconds
     /// (0: the chip is polled every `pollIntervalNanoseconds` instead).
     public var burstIntervalNanoseconds: Int64 = 0
+    /// With the FIFO read in bursts: route its watermark to the chip's INT1 pin, wired to a GPIO line
+    /// whose rising edges the caller passes to `poll(nowNanoseconds:into:watermarkEdgeNanoseconds:)`.
+    public var watermarkInterrupt = false
     /// Failed transfers in a row while running before the chip is declared faulted.
     public var maximumConsecutiveErrors = 3
     /// Samples with identical raw output in a row that count as stuck data (0 = never).

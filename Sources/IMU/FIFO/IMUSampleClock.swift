@@ -69,4 +69,15 @@ public struct IMUSampleClock: Sendable {
         if newest < earliest { newest = earliest }
         newestNanoseconds = newest
     }
+
+    /// After `place`: the `sample`-th of `count` samples (oldest 0) is known to have been converted at
+    /// `atNanoseconds`, the kernel's timestamp of the watermark interrupt's edge; the burst's times are
+    /// moved onto it. Ignored when that sample is not in the burst or the time is not before the read
+    /// (a stale edge): the placed times stand.
+    public mutating func anchor(sample: Int, count: Int, atNanoseconds edge: Int64, readNanoseconds read: Int64) {
+        guard sample >= 0, sample < count, edge <= read else { return }
+        let newest = edge + Int64((Double(count - 1 - sample) * periodNanoseconds).rounded())
+        guard newest <= read, newest > read - Int64((Double(count) * periodNanoseconds).rounded()) else { return }
+        newestNanoseconds = newest
+    }
 }

@@ -99,6 +99,9 @@ extension Device {
             t.append("imu.faults", Int64(status.faults))
             t.append("imu.fifoBursts", Int64(status.fifoBursts))
             t.append("imu.fifoOverruns", Int64(status.fifoOverruns))
+            t.append("imu.interruptEdges", Int64(truncatingIfNeeded: imuLink.interrupt?.edges ?? 0))
+            t.append("imu.interruptBursts", Int64(truncatingIfNeeded: imuLink.interruptBursts))
+            t.append("imu.interruptTimeouts", Int64(truncatingIfNeeded: imuLink.interruptTimeouts))
         }
         let ahrs = heading.filter.counters
         t.append("ahrs.invalidSamples", Int64(ahrs.invalidSamples))

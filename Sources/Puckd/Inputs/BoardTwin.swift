@@ -9,8 +9,10 @@ import Simulation
 /// descriptor of its own (the simulated receiver writes into the GPS source's pty) and is serviced on
 /// every wake-up; its deadline (the next epoch, PPS edge or button release) wakes the loop for it.
 enum BoardTwin: LoopComponent {
-    /// Nothing to route: what the twin does reaches the loop through the GPS pty and the I2C bus.
-    typealias Events = Void
+    /// True when the twin raised the IMU's INT1 line (`[imu] interrupt_line`): the router reads the
+    /// edge in this wake-up, as the line's readable descriptor would wake it at once. Everything
+    /// else the twin does reaches the loop through the GPS pty, the I2C bus and the GPIO twin.
+    typealias Events = Bool
 
     case hardware
     case simulated(SimulatedBoard)
@@ -26,10 +28,17 @@ enum BoardTwin: LoopComponent {
         return next == .max ? nil : next
     }
 
-    /// Sends the simulated receiver's due epochs and releases held buttons.
-    func service(nowNanoseconds now: Int64, ready: PollReadiness) {
+    /// Sends the simulated receiver's due epochs, releases held buttons, raises the IMU's INT1 line at
+    /// its FIFO watermark; true when it raised that line.
+    func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Bool {
+        guard case .simulated(let board) = self else { return false }
+        return board.service(nowNanoseconds: now)
+    }
+
+    /// The IMU was read at `now`: the simulated INT1 line falls when the FIFO dropped below its watermark.
+    func imuWasRead(atNanoseconds now: Int64) {
         guard case .simulated(let board) = self else { return }
-        board.service(nowNanoseconds: now)
+        board.imuWasRead(atNanoseconds: now)
     }
 
     /// Bytes the simulated receiver has written into the GPS pty (0 on hardware): the router reads

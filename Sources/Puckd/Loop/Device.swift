@@ -209,13 +209,13 @@ public final class Device {
         while core.popEvent() != nil {}
 
         // IMU.
+        // Timers and console.
+        scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: setup.imuBus == nil ? nil : imuPeriodNanoseconds,
+                                  nowNanoseconds: now)
         imuLink = IMULink(bus: setup.imuBus, problem: setup.imuProblem, mounting: c.imu.mounting,
                           pollIntervalNanoseconds: imuPeriodNanoseconds,
-                          burstIntervalNanoseconds: c.imu.burstHertz > 0 ? 1_000_000_000 / Int64(c.imu.burstHertz) : 0)
-
-        // Timers and console.
-        scheduler = WakeScheduler(tickHertz: c.loop.tickHertz, imuPeriodNanoseconds: !imuLink.isPresent ? nil : imuPeriodNanoseconds,
-                                  nowNanoseconds: now)
+                          burstIntervalNanoseconds: c.imu.burstHertz > 0 ? 1_000_000_000 / Int64(c.imu.burstHertz) : 0,
+                          interruptLine: c.imu.interruptLine, gpio: setup.gpio, slot: scheduler.pollSet.reserve(1).first)
         let slots = scheduler.routerSlots
         var degradations: [String] = []
         if gpio == nil, !c.gpio.disabled, let gpioProblem = setup.gpioProblem {

@@ -46,6 +46,8 @@ public struct DeviceReadiness: OptionSet, Sendable {
     public static let signal = DeviceReadiness(rawValue: 1)
     /// The wake timer (IMU poll and/or tick due).
     public static let timer = DeviceReadiness(rawValue: 2)
+    /// The IMU's interrupt line (`[imu] interrupt_line`) has an edge: its FIFO reached the watermark.
+    public static let imuInterrupt = DeviceReadiness(rawValue: 4)
     public static let gps = DeviceReadiness(rawValue: 8)
     public static let primaryButton = DeviceReadiness(rawValue: 16)
     public static let secondaryButton = DeviceReadiness(rawValue: 32)

@@ -103,6 +103,7 @@ extension Device {
         var pollSet = poll
         controls.fillPollSlots(&pollSet)
         ppsInput.fillPollSlots(&pollSet)
+        imuLink.fillPollSlots(&pollSet)
         if let console {
             console.fillPollSlots(&pollSet)
         } else {
@@ -121,6 +122,7 @@ extension Device {
             if readiness.isReady(slots[i]) { ready.insert(flags[i]) }
             i += 1
         }
+        if let line = imuLink.interrupt, readiness.isReady(line.slot) { ready.insert(.imuInterrupt) }
         if readiness.isReady(uplink.slots[0]) { ready.insert(.uplink) }
         if readiness.isReady(uplink.slots[1]) { ready.insert(.osmandUplink) }
         return ready
@@ -134,7 +136,8 @@ extension Device {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
         let boardBytes = board.gpsBytesSent
-        board.service(nowNanoseconds: now, ready: .none)
+        // The simulated board may raise the IMU's INT1 line now: its edge is read in this wake-up.
+        let imuLineRose = board.service(nowNanoseconds: now, ready: .none)
         var baud: Int?
         // An epoch the simulated board just wrote is read now: one wake-up per epoch, not two.
         if ready.contains(.gps) || board.gpsBytesSent != boardBytes || now >= gps.pollRequest.deadlineNanoseconds {
@@ -144,7 +147,9 @@ extension Device {
             }
         }
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
-        if let earliest = imuEarliestReadNanoseconds, now >= earliest { serviceIMU(nowNanoseconds: now) }
+        let imuDue = imuEarliestReadNanoseconds.map { now >= $0 } ?? false
+        let imuEdge = ready.contains(.imuInterrupt) || imuLineRose
+        if imuDue || imuEdge { serviceIMU(nowNanoseconds: now, timerDue: imuDue, edgeReady: imuEdge) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { _ = ppsInput.service(nowNanoseconds: now, ready: .all) }
         if ready.contains(.gpsdServer) { serviceGpsdServer(nowNanoseconds: now) }

@@ -27,6 +27,7 @@ extension Device {
                 }
                 if imu.readsFIFO {
                     text += "; FIFO read in bursts at " + String(c.imu.burstHertz) + " Hz"
+                    if let irq = imuLink.interruptReportText { text += ", " + irq }
                 } else if c.imu.burstHertz > 0 {
                     text += "; polled (puckd reads no FIFO of this chip yet)"
                 }
@@ -36,6 +37,7 @@ extension Device {
                     + "): the bearing falls back to the GPS course; puckd keeps probing")
             }
             lines.append(text)
+            if let irq = imuLink.interruptProblem { degradations.append(irq) }
             if let line = board.imuReportLine { lines.append(line) }
         } else if case .none = c.imu.chip {
             lines.append("imu: none configured: the bearing comes from the GPS course")

@@ -24,6 +24,10 @@ public final class SimulatedBoard {
     /// Button line offsets (primary, secondary; -1 = none).
     private var buttonOffsets: InlineArray<2, Int>
     private var releaseAt: InlineArray<2, Int64> = .init(repeating: .max)
+    /// The GPIO twin's line wired to the IMU twin's INT1 (`[imu] interrupt_line`), nil without one.
+    public let imuInterruptOffset: UInt32?
+    /// The level the twin drives on that line (INT1: high while the FIFO holds its watermark).
+    public private(set) var imuInterruptHigh = false
     /// Presses made through `press`.
     public private(set) var pressCount = 0
 
@@ -100,6 +104,12 @@ public final class SimulatedBoard {
         }
         gpio = SimulatedGPIO(label: "puckd-sim", lineCount: 54, historyCapacity: 512)
         buttonOffsets = [configuration.gpio.button ?? -1, configuration.gpio.button2 ?? -1]
+        if let line = configuration.imu.interruptLine, line >= 0, line < gpio.lineCount, imu != nil {
+            imuInterruptOffset = UInt32(line)
+            gpio.drive(UInt32(line), high: false, atNanoseconds: startNanoseconds)   // INT1 idles low
+        } else {
+            imuInterruptOffset = nil
+        }
         let ppsDevice = configuration.pps.device
         if let line = configuration.pps.line, line >= 0, line < gpio.lineCount, ppsDevice.isEmpty || ppsDevice == "none" {
             pps = SimulatedPPS(offset: UInt32(line))
@@ -107,14 +117,36 @@ public final class SimulatedBoard {
         }
     }
 
-    /// The earliest time the board needs a wake-up for (next epoch, a button release), monotonic ns.
+    /// The earliest time the board needs a wake-up for (next epoch, a button release, the IMU's
+    /// FIFO reaching its watermark with INT1 wired), monotonic ns.
     /// Read on every wake-up: two-argument `min`s (the variadic one allocates its array).
     public var deadlineNanoseconds: Int64 {
-        min(min(receiver.deadlineNanoseconds, pps?.deadlineNanoseconds ?? .max), min(releaseAt[0], releaseAt[1]))
+        min(min(min(receiver.deadlineNanoseconds, pps?.deadlineNanoseconds ?? .max), min(releaseAt[0], releaseAt[1])),
+            imuInterruptDeadlineNanoseconds)
     }
 
-    /// Sends due epochs (each whole second's PPS pulse before it) and releases held buttons.
-    public func service(nowNanoseconds now: Int64) {
+    /// When the IMU twin's FIFO reaches its watermark, so INT1 rises (its conversion's time): .max
+    /// without a wired INT1, while the line is already high, or before the program routed INT1_FTH.
+    public var imuInterruptDeadlineNanoseconds: Int64 {
+        guard imuInterruptOffset != nil, !imuInterruptHigh, let imu, imu.primary.fifoInterruptEnabled,
+              let conversions = imu.primary.conversionsToWatermark else { return .max }
+        if conversions == 0 { return 0 }
+        if let imuRecording { return imuRecording.dueNanoseconds(ofRowAhead: conversions) ?? .max }
+        return imu.primaryConversionNanoseconds(ahead: conversions) ?? .max
+    }
+
+    /// Sends due epochs (each whole second's PPS pulse before it), releases held buttons and, when the
+    /// IMU's FIFO reached its watermark, raises its INT1 line. Returns true when it raised that line
+    /// (the line's event is queued: the loop can read the burst in this wake-up).
+    @discardableResult
+    public func service(nowNanoseconds now: Int64) -> Bool {
+        serviceReceiverAndButtons(nowNanoseconds: now)
+        guard imuInterruptOffset != nil, !imuInterruptHigh, imuInterruptDeadlineNanoseconds <= now else { return false }
+        prepareIMU(nowNanoseconds: now)
+        return imuInterruptHigh
+    }
+
+    private func serviceReceiverAndButtons(nowNanoseconds now: Int64) {
         if pps != nil && now - receiver.deadlineNanoseconds <= 1_000_000_000 {
             // One epoch at a time, so that each whole second's pulse rises before its sentences.
             var sent = 0
@@ -142,14 +174,30 @@ public final class SimulatedBoard {
 
     /// Lets the IMU chips convert the true motion up to `now` (at their own data rates), or present
     /// the recorded samples due by `now` (sample by sample, at the recording's pace).
+    /// With INT1 wired, its line then follows the FIFO (raised stamped at the watermark's conversion).
     public func prepareIMU(nowNanoseconds now: Int64) {
         guard let imu else { return }
+        let crossing = imuInterruptDeadlineNanoseconds
         if let imuRecording {
             imuRecording.present(upToNanoseconds: now, to: imu)
-            return
+        } else {
+            let motion = self.motion
+            imu.advance(toNanoseconds: now) { motion.sample(atNanoseconds: $0) }
         }
-        let motion = self.motion
-        imu.advance(toNanoseconds: now) { motion.sample(atNanoseconds: $0) }
+        updateIMUInterrupt(risenAtNanoseconds: crossing, nowNanoseconds: now)
+    }
+
+    /// The loop has read the IMU at `now`: INT1 falls when the read took the FIFO below its watermark.
+    public func imuWasRead(atNanoseconds now: Int64) {
+        updateIMUInterrupt(risenAtNanoseconds: now, nowNanoseconds: now)
+    }
+
+    private func updateIMUInterrupt(risenAtNanoseconds crossing: Int64, nowNanoseconds now: Int64) {
+        guard let offset = imuInterruptOffset, let imu else { return }
+        let high = imu.primary.interrupt1High
+        if high == imuInterruptHigh { return }
+        imuInterruptHigh = high
+        gpio.drive(offset, high: high, atNanoseconds: high && crossing > 0 ? min(crossing, now) : now)
     }
 
     /// Presses `button` now, as a hand would: held for a short press, or `longPressNanoseconds` plus a

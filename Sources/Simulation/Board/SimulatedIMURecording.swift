@@ -92,6 +92,19 @@ public final class SimulatedIMURecording {
         }
     }
 
+    /// When the `rows`-th row still to present (1: the next) is due, monotonic ns; nil past the end of
+    /// a recording that does not loop.
+    public func dueNanoseconds(ofRowAhead rows: Int) -> Int64? {
+        guard rows > 0 else { return nil }
+        var index = nextIndex + rows - 1, lapStart = lapStartNanoseconds
+        if index >= samples.count {
+            guard loop else { return nil }
+            lapStart += Int64(index / samples.count) * lapNanoseconds
+            index %= samples.count
+        }
+        return lapStart + samples[index].timestampNanoseconds
+    }
+
     /// The recording time (seconds after the first row) that plays at `time` (monotonic ns), or nil
     /// after the end of a recording that does not loop.
     public func recordingSeconds(atNanoseconds time: Int64) -> Double? {

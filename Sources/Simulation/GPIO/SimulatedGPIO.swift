@@ -46,6 +46,7 @@ public final class SimulatedGPIO: GPIOController {
         var bias: GPIOBias
         var eventDescriptor: FileDescriptor?
         var askedDebounce = false
+        var risingOnly = false
         var debounceNanoseconds: Int64 = 0
         var debounceDeadline: Int64 = -1         // when the pending level is accepted; -1: none pending
         var reportedHigh = false                 // the level the kernel's debouncer last accepted
@@ -117,6 +118,7 @@ public final class SimulatedGPIO: GPIOController {
         var line = Requested(offset: configuration.offset, isOutput: false, activeLow: configuration.activeLow,
                              bias: configuration.bias, eventDescriptor: fd)
         line.askedDebounce = configuration.debounceNanoseconds > 0
+        line.risingOnly = configuration.risingEdgesOnly
         if kernel == .v2 { line.debounceNanoseconds = max(0, configuration.debounceNanoseconds) }
         line.reportedHigh = physicalHigh[offset]
         return add(line)
@@ -306,6 +308,7 @@ public final class SimulatedGPIO: GPIOController {
     }
 
     private func enqueue(_ index: Int, _ event: GPIOEdgeEvent) {
+        if requested[index].risingOnly && event.edge != .rising { return }   // not asked for: the kernel reports none
         if requested[index].queueCount >= Self.eventQueueCapacity {
             droppedEventCount += 1
             if kernel == .v1 { return }                       // v1 drops the newest, v2 the oldest

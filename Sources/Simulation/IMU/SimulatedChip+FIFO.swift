@@ -11,6 +11,21 @@ extension SimulatedChip {
     /// True while the FIFO holds at least its watermark (what the INT1 FTH line would signal).
     public var fifoWatermarkReached: Bool { fifo.map { $0.status(0x3B, thresholdWords: fifoThresholdWords) & 0x80 != 0 } ?? false }
 
+    /// True when INT1_CTRL routes the FIFO threshold to INT1 (INT1_FTH, bit 3).
+    public var fifoInterruptEnabled: Bool { fifo != nil && peek(0x0D) & 0x08 != 0 }
+    /// The INT1 pin's level (push-pull, active high): up while the FIFO holds its watermark and
+    /// INT1_FTH is set.
+    public var interrupt1High: Bool { fifoInterruptEnabled && fifoWatermarkReached }
+    /// Conversions still to come before the FIFO reaches its watermark (0: reached); nil when the
+    /// FIFO is not collecting or has no watermark.
+    public var conversionsToWatermark: Int? {
+        guard let f = fifo else { return nil }
+        let ctrl5 = peek(0x0A), mode = ctrl5 & 0x07, threshold = fifoThresholdWords
+        guard mode == 1 || mode == 6, ctrl5 >> 3 & 0x0F != 0, peek(0x08) == 0x09, threshold > 0 else { return nil }
+        if f.count >= threshold { return 0 }
+        return (threshold - f.count + SimulatedFIFO.wordsPerSample - 1) / SimulatedFIFO.wordsPerSample
+    }
+
     private var fifoThresholdWords: Int { Int(peek(0x06)) | Int(peek(0x07) & 0x07) << 8 }
 
     /// A conversion: in FIFO or continuous mode with both data sets undecimated and an ODR_FIFO,

@@ -73,6 +73,14 @@ public final class SimulatedIMU {
         if let magnetometer { advance(magnetometer, &nextMagnetometerNanoseconds, now, truth) }
     }
 
+    /// When the primary chip makes its `conversions`-th next conversion (1: the next), monotonic ns;
+    /// nil before it has converted once (its clock starts at the first `advance`) or when it is off.
+    public func primaryConversionNanoseconds(ahead conversions: Int) -> Int64? {
+        let rate = primary.outputDataRateHertz
+        guard rate > 0, conversions > 0, let next = nextPrimaryNanoseconds else { return nil }
+        return next + Int64(conversions - 1) * Int64(1e9 / rate)
+    }
+
     private func advance(_ chip: SimulatedChip, _ next: inout Int64?, _ now: Int64, _ truth: (Int64) -> IMUSample) {
         let rate = chip.outputDataRateHertz
         guard rate > 0 else { next = nil; return }

@@ -5,9 +5,11 @@ import Tracking
 /// IMU: poll the device (one sample or a FIFO burst), fuse each reading in order with its own time,
 /// publish headings to the core, feed a calibration run.
 extension Device {
-    func serviceIMU(nowNanoseconds now: Int64) {
+    /// Reads the IMU when its poll is due (`timerDue`) or its INT1 line has an edge (`edgeReady`).
+    func serviceIMU(nowNanoseconds now: Int64, timerDue: Bool = true, edgeReady: Bool = false) {
         board.imuWillBeRead(atNanoseconds: now)
-        let count = imuLink.service(nowNanoseconds: now, output: output)
+        let count = imuLink.service(nowNanoseconds: now, timerDue: timerDue, edgeReady: edgeReady, output: output)
+        board.imuWasRead(atNanoseconds: now)
         var i = 0
         while i < count {
             fuse(imuLink.burst[i], nowNanoseconds: now)
