@@ -57,7 +57,10 @@ import TestSupport
         files.flusher.stop()
         #expect(writer.fault == nil)
         #expect(files.flusher.durableSequence == 99)
-        #expect(files.flusher.statistics.syncs >= 100, "one fdatasync per flush, plus the segment's header and directory")
+        // One fdatasync per flush (plus the segment's header and directory), or folded into one still
+        // waiting when the disk is 64 requests behind (a loaded machine's disk can be).
+        #expect(files.flusher.statistics.syncs + files.flusher.coalescedRequests >= 100, "\(files.flusher.statistics)")
+        #expect(files.flusher.statistics.waits == 0)
         let records = TrackJournalReader(directory: directory + "/track", files: PosixTrackFiles()).records(fromSequence: 0)
         #expect(records.count == 100)
     }
