@@ -11,7 +11,7 @@ public final class OsmAndUplinkClient: UplinkConnection {
     /// Where the connection is.
     public enum Phase: Equatable, Sendable { case waiting, connecting, open }
 
-    public let settings: OsmAndUplinkSettings
+    public private(set) var settings: OsmAndUplinkSettings
     public private(set) var phase = Phase.waiting
     public private(set) var exchange: OsmAndExchange
     public private(set) var forwarder: UplinkForwarder
@@ -52,6 +52,10 @@ public final class OsmAndUplinkClient: UplinkConnection {
     }
 
     public var faultMessage: String? { fault?.message }
+
+    /// The server's address for the next connect (the uplink's resolver found it off the loop); the
+    /// connection open now, if any, stays. Allocation-free.
+    public func use(address: SocketAddress) { settings.address = address }
     public var isConnected: Bool { phase == .open }
     public var isConnecting: Bool { phase == .connecting }
 
