@@ -82,7 +82,7 @@ import TestSupport
         #expect(writer.counters.flushes >= 290 && writer.counters.recordsWritten >= 2990, "\(writer.counters)")
         #expect(files.flusher.statistics.waits == 0, "the loop never waited for room")
         #expect(files.flusher.coalescedRequests > 400, "\(files.flusher.coalescedRequests)")
-        #expect(files.flusher.durableSequence == nil && gate.entries == 1, "the flusher is stuck in its first request")
+        #expect(files.flusher.durableSequence == nil && gate.entries <= 1, "the flusher is stuck in (or not yet at) its first request")
         gate.release()
         #expect(writer.close(nowNanoseconds: now + second))
         files.flusher.mark(durableThrough: writer.nextSequence - 1)
