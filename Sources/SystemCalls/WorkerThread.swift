@@ -21,6 +21,9 @@ public struct WorkerThread: @unchecked Sendable {
 
     /// Waits until the thread has returned.
     public func join() { pthread_join(handle, nil) }
+
+    /// Lets the thread end on its own (no join): for work that may block past shutdown (a DNS lookup).
+    public func detach() { pthread_detach(handle) }
 }
 
 /// A mutex and its condition variables (pthread), made once: a worker thread and the loop hand work

@@ -14,7 +14,7 @@ public final class MQTTUplinkClient: UplinkConnection {
     /// What one `service` call changed, for the router.
     public typealias Events = UplinkClientEvents
 
-    public let settings: MQTTUplinkSettings
+    public private(set) var settings: MQTTUplinkSettings
     public var phase: Phase { link.phase }
     public private(set) var session: MQTTSession
     public private(set) var forwarder: UplinkForwarder
@@ -49,6 +49,10 @@ public final class MQTTUplinkClient: UplinkConnection {
     }
 
     public var faultMessage: String? { fault?.message }
+
+    /// The server's address for the next connect (the uplink's resolver found it off the loop); the
+    /// connection open now, if any, stays. Allocation-free.
+    public func use(address: SocketAddress) { settings.address = address }
     public var isConnected: Bool { phase == .open && session.phase == .connected }
     public var isConnecting: Bool { phase == .connecting || (phase == .open && session.phase != .connected) }
 

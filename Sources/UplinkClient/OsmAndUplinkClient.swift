@@ -12,7 +12,7 @@ public final class OsmAndUplinkClient: UplinkConnection {
     /// Where the connection is (`connecting` covers the TCP connect and the TLS handshake).
     public typealias Phase = UplinkLink.Phase
 
-    public let settings: OsmAndUplinkSettings
+    public private(set) var settings: OsmAndUplinkSettings
     public var phase: Phase { link.phase }
     public private(set) var exchange: OsmAndExchange
     public private(set) var forwarder: UplinkForwarder
@@ -47,6 +47,10 @@ public final class OsmAndUplinkClient: UplinkConnection {
     deinit { link.deallocate() }
 
     public var faultMessage: String? { fault?.message }
+
+    /// The server's address for the next connect (the uplink's resolver found it off the loop); the
+    /// connection open now, if any, stays. Allocation-free.
+    public func use(address: SocketAddress) { settings.address = address }
     public var isConnected: Bool { phase == .open }
     public var isConnecting: Bool { phase == .connecting }
 

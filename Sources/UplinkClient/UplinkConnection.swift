@@ -33,6 +33,8 @@ public protocol UplinkConnection: AnyObject {
     var messagesSent: UInt64 { get }
     /// Monotonic time of the last acknowledgement (PUBACK, 2xx), nil before the first.
     var lastAcknowledgedNanoseconds: Int64? { get }
+    /// The server's address for the next connect (found by the uplink's `AddressResolver`).
+    func use(address: SocketAddress)
     /// The journal's newest durable record (forwarder position).
     func appended(newest sequence: UInt64)
     func service<Source: UplinkRecordSource>(nowNanoseconds now: Int64, readable: Bool, writable: Bool,

@@ -13,10 +13,15 @@ import TrackLog
         defer { _ = runProcess(["rm", "-rf", directory]) }
         let store = try UplinkCursorStore(directory: directory, name: "mqtt", intervalSeconds: 5)
         #expect(store.load() == .none)
-        #expect(store.save(10, nowNanoseconds: 0) == nil && store.writes == 1)
+        #expect(store.isThreaded)
+        #expect(store.save(10, nowNanoseconds: 0) == nil)
+        store.waitUntilWritten()
+        #expect(store.writes == 1 && store.savedCursor == 10)
         _ = store.save(11, nowNanoseconds: 1 * Self.second)
+        store.waitUntilWritten()
         #expect(store.writes == 1 && store.deadlineNanoseconds(cursor: 11) == 5 * Self.second, "at most one write per interval")
         _ = store.save(12, nowNanoseconds: 5 * Self.second)
+        store.waitUntilWritten()
         _ = store.save(13, nowNanoseconds: 6 * Self.second, force: true)
         #expect(store.writes == 3 && store.deadlineNanoseconds(cursor: 13) == nil)
         let again = try UplinkCursorStore(directory: directory, name: "mqtt")
@@ -31,11 +36,43 @@ import TrackLog
         #expect(allocations == 0 && store.writes == 54)
     }
 
+    /// The disk stalls (the worker's write blocks, as an fsync or rename on a dying SD card does): every
+    /// `save` of the loop still returns at once, allocates nothing and the newest cursor waits; when the
+    /// disk comes back the file holds the newest cursor, never one past what was handed (docs/uplink.md §5).
+    @Test func aStalledDiskNeverStallsTheSave() throws {
+        let directory = Fixtures.temporaryDirectory(prefix: "puckd-cursor")
+        defer { _ = runProcess(["rm", "-rf", directory]) }
+        let gate = StallGate()
+        let store = try UplinkCursorStore(directory: directory, name: "osmand", intervalSeconds: 1, beforeWrite: { gate.pass() })
+        _ = store.save(1, nowNanoseconds: 0)
+        gate.waitUntilBlocked()
+        // The worker is inside its write, blocked. 200 more saves, one per interval, as the loop makes them.
+        var cursor: UInt64 = 1
+        var errors = 0
+        let allocations = allocationCount {
+            var k: Int64 = 1
+            while k <= 200 {
+                cursor += 1
+                if store.save(cursor, nowNanoseconds: k * Self.second) != nil { errors += 1 }
+                k += 1
+            }
+        }
+        #expect(allocations == 0 && errors == 0)
+        #expect(store.handedCursor == 201 && store.savedCursor == 0 && store.writes == 0, "nothing durable while the disk stalls")
+        #expect(store.coalesced >= 198, "the waiting cursor is replaced by the newest, not queued")
+        #expect(store.deadlineNanoseconds(cursor: 201) == nil, "the loop is not woken for a cursor already handed over")
+        gate.release()
+        store.waitUntilWritten()
+        #expect(store.savedCursor == 201 && store.writes == 2, "the stalled write, then the newest cursor only")
+        #expect(try UplinkCursorStore(directory: directory, name: "osmand").load() == .cursor(201))
+    }
+
     @Test func everyDamagedByteIsDetected() throws {
         let directory = Fixtures.temporaryDirectory(prefix: "puckd-cursor")
         defer { _ = runProcess(["rm", "-rf", directory]) }
         let store = try UplinkCursorStore(directory: directory, name: "mqtt")
         _ = store.save(0x0102_0304_0506_0708, nowNanoseconds: 0)
+        store.waitUntilWritten()
         let good = try #require(Fixtures.readFile(directory + "/mqtt.cursor"))
         #expect(good.count == UplinkCursorStore.byteCount && UplinkCursorStore.decode(good) == 0x0102_0304_0506_0708)
         for k in 0..<20 {

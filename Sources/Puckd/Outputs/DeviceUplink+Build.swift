@@ -17,11 +17,8 @@ extension DeviceUplink {
     static func mqttChannel(_ settings: UplinkSettings, deviceID: String, directory: String, slot: Int, output: DeviceOutput,
                             report: inout [String]) -> Result<DeviceUplinkChannel<MQTTUplinkClient>, UplinkSetupProblem> {
         guard case .success(let url) = MQTTBrokerURL.parse(settings.mqttURL) else { return .failure(.init("[uplink] mqtt_url is not usable")) }
-        let address: SocketAddress
-        switch resolve(url.host, port: url.port, key: "mqtt_url") {
-        case .success(let a): address = a
-        case .failure(let why): return .failure(why)
-        }
+        let lookup = addressLookup(url.host, port: url.port, key: "mqtt_url", report: &report)
+        let address = lookup.resolver.address(0)
         var password: String?
         if !settings.mqttPasswordFile.isEmpty {
             switch readPassword(settings.mqttPasswordFile) {
@@ -49,7 +46,7 @@ extension DeviceUplink {
         let (feed, rate) = makeFeed(settings, directory: directory, cursor: cursor)
         report.append("uplink: MQTT 3.1.1 to " + settings.mqttURL + ", client id puckd-" + deviceID + ", topic "
             + settings.resolvedTopic(deviceID: deviceID) + rate)
-        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, slot: slot, name: "mqtt", rows: .mqtt,
+        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, lookup: lookup, slot: slot, name: "mqtt", rows: .mqtt,
                                             output: output, url: settings.mqttURL + " as " + deviceID,
                                             maximumAgeSeconds: settings.backlogMaximumAgeSeconds))
     }
@@ -60,11 +57,8 @@ extension DeviceUplink {
         guard case .success(let url) = OsmAndServerURL.parse(settings.osmandURL) else {
             return .failure(.init("[uplink] osmand_url is not usable"))
         }
-        let address: SocketAddress
-        switch resolve(url.host, port: url.port, key: "osmand_url") {
-        case .success(let a): address = a
-        case .failure(let why): return .failure(why)
-        }
+        let lookup = addressLookup(url.host, port: url.port, key: "osmand_url", report: &report)
+        let address = lookup.resolver.address(0)
         let security: StreamSecurity
         switch DeviceUplinkTLS.security(.osmand(settings), isTLS: url.isTLS, host: url.host, report: &report) {
         case .success(let s): security = s
@@ -82,20 +76,20 @@ extension DeviceUplink {
         let client = OsmAndUplinkClient(settings: osmand, cursor: cursor, seed: seed(0xD1B5_4A32_D192_ED03))
         let (feed, rate) = makeFeed(settings, directory: directory, cursor: cursor)
         report.append("uplink: OsmAnd (Traccar) HTTP/1.1" + (url.isTLS ? " over TLS" : "") + " to " + settings.osmandURL + ", device identifier " + deviceID + rate)
-        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, slot: slot, name: "osmand", rows: .osmand,
+        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, lookup: lookup, slot: slot, name: "osmand", rows: .osmand,
                                             output: output, url: settings.osmandURL + " as " + deviceID,
                                             maximumAgeSeconds: settings.backlogMaximumAgeSeconds))
     }
 
-    /// The host's first address (getaddrinfo blocks: start-up only; numeric addresses skip the resolver).
-    private static func resolve(_ host: String, port: Int, key: String) -> Result<SocketAddress, UplinkSetupProblem> {
-        switch SocketAddress.resolve(host, port: UInt16(port)) {
-        case .success(let found) where !found.isEmpty: return .success(found[0])
-        case .success: return .failure(.init("host " + host + " has no address; check [uplink] " + key + " and /etc/hosts or DNS"))
-        case .failure(let e):
-            return .failure(.init("host " + host + " not found (" + e.message + "); check [uplink] " + key + " and the resolver; "
-                + "the name is looked up at start-up only"))
+    /// The host's lookup: a numeric address at once; a name on the resolver's worker thread, at start-up
+    /// and again after each failed connect (getaddrinfo never runs on the loop; docs/uplink.md §9).
+    private static func addressLookup(_ host: String, port: Int, key: StaticString, report: inout [String]) -> UplinkAddressLookup {
+        let resolver = AddressResolver(host: host, port: UInt16(port))
+        if !resolver.isNumeric {
+            report.append("uplink: " + host + " is looked up on a worker thread, again after each failed connect"
+                + (resolver.isThreaded ? "" : " (no thread could be made: on the loop)"))
         }
+        return UplinkAddressLookup(resolver: resolver, key: key)
     }
 
     private static func readPassword(_ path: String) -> Result<String, UplinkSetupProblem> {

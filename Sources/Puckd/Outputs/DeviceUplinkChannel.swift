@@ -22,7 +22,8 @@ struct UplinkRowNames {
 }
 
 /// One fleet uplink of the device (MQTT or OsmAnd, docs/uplink.md §9): its client edge, its journal feed
-/// (rate filter), its cursor file, its poll slot, deadline and fault. The records handed to it are the
+/// (rate filter), its cursor file (written on the store's worker), its server-name lookup (on the
+/// resolver's worker: the client connects once it has an address), its poll slot, deadline and fault. The records handed to it are the
 /// journal's durable ones; the cursor is saved at most every 5 s and at shutdown. A failure is said once
 /// with what to do; the fault LED lights while the connection fails or the oldest unsent position has
 /// waited longer than `backlog_max_age_s` since it was on disk (monotonic time). Allocates in `init` and when its fault changes only.
@@ -30,6 +31,8 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
     let client: Client
     let feed: UplinkJournalFeed
     let cursorStore: UplinkCursorStore
+    /// The server's name looked up off the loop (the client connects once it has an address).
+    var lookup: UplinkAddressLookup
     let slot: Int
     let name: StaticString
     let rows: UplinkRowNames
@@ -56,12 +59,15 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
     private var sampleStart = 0, sampleCount = 0
     /// New records were handed to the forwarder since the last service: it runs at this wake-up.
     private var newRecords = false
+    private var lastNowNanoseconds: Int64 = 0
+    private var saidLookupError: ResolveError?
 
-    init(client: Client, feed: UplinkJournalFeed, cursorStore: UplinkCursorStore, slot: Int, name: StaticString, rows: UplinkRowNames,
-         output: DeviceOutput, url: String, maximumAgeSeconds: Double) {
+    init(client: Client, feed: UplinkJournalFeed, cursorStore: UplinkCursorStore, lookup: UplinkAddressLookup, slot: Int,
+         name: StaticString, rows: UplinkRowNames, output: DeviceOutput, url: String, maximumAgeSeconds: Double) {
         self.client = client
         self.feed = feed
         self.cursorStore = cursorStore
+        self.lookup = lookup
         self.slot = slot
         self.name = name
         self.rows = rows
@@ -70,7 +76,7 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
         maximumAgeNanoseconds = Int64(maximumAgeSeconds * 1e9)
     }
 
-    var isFaulted: Bool { client.fault != nil || backlogTooOld || cursorSaveError != nil }
+    var isFaulted: Bool { client.fault != nil || backlogTooOld || cursorSaveError != nil || lookup.error != nil }
 
     /// The journal's last durable record (the router's input after each wake-up), and the backlog's age
     /// judged again: raised past `backlog_max_age_s`, cleared below half of it or when nothing waits.
@@ -104,7 +110,8 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
 
     /// How long (monotonic time) the oldest record not yet acknowledged has been durable, nil when none
     /// waits: the time of the first sample at or past it (records from before this run count from the
-    /// first wake-up, whose sample covers them; a record newer than the last sample counts as new).
+    /// first wake-up, whose sample covers them — the rule and why: docs/uplink.md §9; a record newer than
+    /// the last sample counts as new).
     func oldestUnsentAgeNanoseconds(nowNanoseconds now: Int64) -> Int64? {
         guard client.forwarder.backlog > 0 else { return nil }
         let oldest = client.forwarder.cursor + 1
@@ -122,7 +129,9 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
     }
 
     var deadlineNanoseconds: Int64? {
-        var due = WakeScheduler.earliest(client.deadlineNanoseconds, cursorStore.deadlineNanoseconds(cursor: client.forwarder.cursor))
+        var due = WakeScheduler.earliest(lookup.hasAddress ? client.deadlineNanoseconds : nil,
+                                         cursorStore.deadlineNanoseconds(cursor: client.forwarder.cursor))
+        due = WakeScheduler.earliest(due, lookup.deadlineNanoseconds(lastNowNanoseconds: lastNowNanoseconds))
         // A long backlog still being decided by the rate filter: the next batch at the next wake-up.
         if feed.decidedThrough < durablePosition || newRecords { due = WakeScheduler.earliest(due, 0) }
         return due
@@ -134,10 +143,14 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
             client.appended(newest: feed.decide(throughPosition: durablePosition, cursor: client.forwarder.cursor))
         }
         newRecords = false
+        lastNowNanoseconds = now
+        var changed = lookup.service(client, nowNanoseconds: now)
         let isReady = ready.isReady(slot)
         var source = feed
-        let changes = client.service(nowNanoseconds: now, readable: isReady, writable: isReady, source: &source)
-        var changed = false
+        // Without an address the client waits (no connect); the positions wait in the journal.
+        let changes = lookup.hasAddress ? client.service(nowNanoseconds: now, readable: isReady, writable: isReady, source: &source)
+            : UplinkClientEvents()
+        if lookup.afterService(client) { changed = true }
         let error = cursorStore.save(client.forwarder.cursor, nowNanoseconds: now)
         if error != cursorSaveError {
             if error != nil { cursorSaveFailures &+= 1 }
@@ -166,6 +179,10 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
                 say(nil, "the backlog is within [uplink] backlog_max_age_s again")
             }
         }
+        if lookup.error != saidLookupError {
+            saidLookupError = lookup.error
+            if let message = lookup.faultMessage { say(message) } else { say(nil, "the server's name resolves again") }
+        }
         if cursorSaveError != saidCursorError {
             saidCursorError = cursorSaveError
             if let e = cursorSaveError { say("cannot save the cursor in " + cursorStore.path + " (" + e.message + ")") } else {
@@ -174,6 +191,7 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
         }
         // The backlog's age first: the console's reason keeps 120 bytes, the log line has it all.
         var words = backlogTooOld ? "the oldest unsent position is older than [uplink] backlog_max_age_s" : ""
+        if let message = lookup.faultMessage { words += (words.isEmpty ? "" : "; ") + message }
         if let message = client.faultMessage { words += (words.isEmpty ? "" : "; ") + message }
         if let e = cursorSaveError { words += (words.isEmpty ? "" : "; ") + "cannot save the cursor (" + e.message + ")" }
         faultText = words.isEmpty ? ConsoleText() : ConsoleText(string: words)
@@ -196,6 +214,7 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
 
     /// Shutdown: the client's clean stop, and the cursor saved whatever the interval.
     func close(nowNanoseconds now: Int64) -> String {
+        lookup.stop()
         client.shutdown(nowNanoseconds: now)
         let cursor = client.forwarder.cursor
         if let error = cursorStore.save(cursor, nowNanoseconds: now, force: true) {
@@ -209,6 +228,7 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
     /// The state word of its `status` row and of the `uplink` view.
     var stateWord: StaticString {
         if client.isConnected { return "connected" }
+        if !lookup.hasAddress { return lookup.inFlight ? "resolving" : "waiting" }
         return client.isConnecting ? "connecting" : (client.forwarder.backlog == 0 && client.fault == nil ? "idle" : "waiting")
     }
 

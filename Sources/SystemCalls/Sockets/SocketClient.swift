@@ -39,6 +39,11 @@ extension Socket {
 /// Why a host name did not resolve: getaddrinfo's EAI_* code and its text.
 public struct ResolveError: Error, Sendable, Equatable {
     public let code: CInt
+    public init(code: CInt) { self.code = code }
+    /// EAI_NONAME: the name is not known (no such host).
+    public static let noName = ResolveError(code: EAI_NONAME)
+    /// EAI_AGAIN: a temporary failure (no answer from the DNS server).
+    public static let temporaryFailure = ResolveError(code: EAI_AGAIN)
     public var message: String { String(cString: gai_strerror(code)) }
     /// EAI_SYSTEM: the failure is a system error, in `Errno.current` right after the call.
     public var isSystemError: Bool { code == EAI_SYSTEM }

@@ -1,8 +1,8 @@
 import SystemCalls
 
-/// The real track files with the durable flush on the flusher thread: writes, opens, truncates and
-/// removes run on the caller's thread (page-cache operations), `sync`, `syncDirectory` and the `close`
-/// that follows them are handed to `TrackFlusher` in order. A sync that failed on the thread is
+/// The real track files with the durable flush on the flusher thread: writes, opens and truncates run
+/// on the caller's thread (page-cache operations); `sync`, `syncDirectory` (its open too), the `close`
+/// that follows them and the unlink of segments dropped for the cap are handed to `TrackFlusher` in order. A sync that failed on the thread is
 /// returned by the next `sync` call, so the writer's fault comes one flush late (docs/track-log.md §4).
 public struct FlushedTrackFiles: TrackFileSystem {
     public let base = PosixTrackFiles()
@@ -37,13 +37,16 @@ public struct FlushedTrackFiles: TrackFileSystem {
     public func remove(_ path: UnsafePointer<CChar>) -> Errno? { base.remove(path) }
     public func rename(_ from: String, _ to: String) -> Errno? { base.rename(from, to) }
 
-    /// Opens the directory here and queues its fsync and close.
+    /// Queues the unlink on the flusher (after the syncs queued before it).
+    public func removeDropped(_ path: UnsafePointer<CChar>) -> Errno? {
+        flusher.remove(path)
+        return nil
+    }
+
+    /// Queues the directory's open, fsync and close on the flusher (a failure comes back through the
+    /// next `sync`, like a segment's).
     public func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno? {
-        do throws(Errno) {
-            flusher.sync(try FileDescriptor.open(path, .readOnly, options: PosixTrackFiles.directory), closing: true)
-            return nil
-        } catch {
-            return error
-        }
+        flusher.syncDirectory(path)
+        return nil
     }
 }

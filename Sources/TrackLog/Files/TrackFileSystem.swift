@@ -25,10 +25,17 @@ public protocol TrackFileSystem {
     func close(_ file: TrackFileHandle)
     /// unlink; nil or the error.
     func remove(_ path: UnsafePointer<CChar>) -> Errno?
+    /// unlink of a segment dropped for the size cap, whose name is never given again: it may run later,
+    /// off the loop (`FlushedTrackFiles`); nil or the error known now. Defaults to `remove`.
+    func removeDropped(_ path: UnsafePointer<CChar>) -> Errno?
     /// rename; nil or the error.
     func rename(_ from: String, _ to: String) -> Errno?
     /// fsync of the directory (after creating or removing a segment); nil or the error.
     func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno?
+}
+
+extension TrackFileSystem {
+    public func removeDropped(_ path: UnsafePointer<CChar>) -> Errno? { remove(path) }
 }
 
 /// The error of a track file operation (a listing or a read the reader makes, an open).

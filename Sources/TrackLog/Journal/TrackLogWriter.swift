@@ -306,8 +306,8 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
     /// Removes the oldest segment (and its raw NMEA), counting it and its records.
     func dropOldest() {
         let oldest = segments.removeOldest()
-        _ = files.remove(path(oldest.name, raw: false))
-        _ = files.remove(path(oldest.name, raw: true))
+        _ = files.removeDropped(path(oldest.name, raw: false))
+        _ = files.removeDropped(path(oldest.name, raw: true))
         _ = files.syncDirectory(directoryPath())
         totalBytes -= oldest.trackBytes + oldest.rawBytes
         counters.segmentsDropped += 1
