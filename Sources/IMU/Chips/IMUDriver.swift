@@ -9,6 +9,9 @@ public struct IMUDriver: Sendable {
     public let fifoWatermarkSamples: Int
     /// The initialization program, with the FIFO's steps when the FIFO is used (built once, here).
     public let initializationProgram: [IMURegisterStep]
+    /// Time between FIFO bursts, nanoseconds: the one asked for, shortened when the FIFO would fill
+    /// past half its depth in that time (the LSM9DS1's 32 levels last 0.27 s at 119 Hz); 0 when polled.
+    public let burstIntervalNanoseconds: Int64
 
     /// The driver for a probed chip. `lis3mdlRemap` is the board's LIS3MDL → LSM6DSL axis relation.
     /// With `burstIntervalNanoseconds` > 0 and a chip whose driver reads a FIFO, the FIFO is started
@@ -18,11 +21,15 @@ public struct IMUDriver: Sendable {
         let driver = instance.chip.driver
         let base = driver.initializationProgram(for: instance)
         if burstIntervalNanoseconds > 0, driver.fifoCapacitySamples > 0 {
-            let perBurst = Int((driver.outputDataRateHertz * Double(burstIntervalNanoseconds) / 1e9).rounded(.up))
-            fifoWatermarkSamples = max(1, min(perBurst, driver.fifoCapacitySamples / 2))
+            let rate = driver.outputDataRateHertz
+            let perBurst = Int((rate * Double(burstIntervalNanoseconds) / 1e9).rounded(.up))
+            let limit = max(1, driver.fifoCapacitySamples / 2)
+            fifoWatermarkSamples = max(1, min(perBurst, limit))
+            self.burstIntervalNanoseconds = perBurst > limit ? Int64(Double(limit) / rate * 1e9) : burstIntervalNanoseconds
             initializationProgram = base + driver.fifoProgram(watermarkSamples: fifoWatermarkSamples)
         } else {
             fifoWatermarkSamples = 0
+            self.burstIntervalNanoseconds = 0
             initializationProgram = base
         }
     }

@@ -4,6 +4,13 @@
 /// FIFO reset and the next burst marked `followsGap`. Chips without a FIFO driver deliver their one
 /// polled sample through the same call. Allocation-free.
 extension IMUDevice {
+    /// Time between FIFO bursts in use, nanoseconds: the configured interval, shortened for a shallow
+    /// FIFO (`IMUDriver.burstIntervalNanoseconds`); 0 while polled.
+    public var fifoBurstIntervalNanoseconds: Int64 { driver?.burstIntervalNanoseconds ?? 0 }
+    /// Samples per burst the FIFO's watermark is set to (0 while polled): what an interrupt line would
+    /// signal.
+    public var fifoWatermarkSamples: Int { driver?.fifoWatermarkSamples ?? 0 }
+
     /// Advances the state machine and fills `burst` (emptied first) with the new readings, oldest
     /// first, board frame, SI units, each with its time.
     public mutating func poll(nowNanoseconds now: Int64, into burst: inout IMUBurst) {
@@ -17,7 +24,7 @@ extension IMUDevice {
 
     private mutating func readFIFO(_ now: Int64, _ start: IMUDriver, _ burst: inout IMUBurst) {
         var d = start
-        nextPollNanoseconds = now + configuration.burstIntervalNanoseconds
+        nextPollNanoseconds = now + start.burstIntervalNanoseconds
         do throws(I2CError) {
             try d.readFIFO(bus: &bus, into: &burst)
             if burst.overrun { try d.resetFIFO(bus: &bus) }
