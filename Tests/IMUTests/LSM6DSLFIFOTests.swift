@@ -38,6 +38,7 @@ import Testing
         let turned = polled.headings.map { Self.largestDifference([polled.headings[0]], [$0]) }.max() ?? 0
         #expect(turned > 45, "the heading turned by \(turned)°")
         let worst = Self.largestDifference(polled.headings, fifo.headings)
+        print("FIFO vs polled heading, accelerometer + gyroscope, berryIMUv3: \(worst)°")
         #expect(worst <= 0.01, "largest heading difference \(worst)°")
         // Times: one period apart, each within a period after its conversion (less 50 ns: the twin's
         // period is 9 615 384 ns, the chip's nominal 9 615 384.6).
@@ -120,7 +121,8 @@ extension LSM6DSLFIFOTests {
     /// The older samples of a burst get that field turned back by the gyroscope, so the filter still
     /// sees a field with every sample; the heading then stays within 3° of the polled path's after the
     /// first 10 s, 1.2° RMS (measured 2.5° and 0.99°; with the field on the newest sample alone the
-    /// largest difference was 15.4°; docs/power.md §1.3).
+    /// largest difference was 15.4°; docs/power.md §1.3). With the trial resampled to 104 Hz by its
+    /// recorded times (FIFOTrial, since i14-chips) the figures are 0.26° and 0.13°.
     @Test func withTheMagnetometerReadOncePerBurstTheHeadingStaysCloseToThePolledOne() throws {
         let rows = RecordedIMUData.samples
         try #require(rows.count > 10_000)
@@ -137,6 +139,7 @@ extension LSM6DSLFIFOTests {
             i += 1
         }
         let rms = (sum / Double(fifo.conversions - settled)).squareRoot()
+        print("FIFO vs polled heading with the magnetometer, berryIMUv3: \(worst)° worst, \(rms)° RMS after 10 s")
         #expect(worst <= 3, "largest heading difference after 10 s: \(worst)°")
         #expect(rms <= 1.2, "RMS heading difference after 10 s: \(rms)°")
     }
