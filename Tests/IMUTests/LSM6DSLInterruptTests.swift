@@ -3,7 +3,7 @@ import IMU
 import TestSupport
 import Testing
 
-/// The LSM6DSL's FIFO watermark on INT1 (docs/hardware.md §1.7.3): with `watermarkInterrupt` the
+/// The LSM6DSL's FIFO watermark on INT1 (docs/hardware.md §1.7.7): with `watermarkInterrupt` the
 /// program sets INT1_CTRL's INT1_FTH, the twin's INT1 then follows the watermark flag, and a burst
 /// read with the edge's time is timed from the edge, exactly.
 @Suite struct LSM6DSLInterruptTests {

@@ -102,7 +102,7 @@ public enum ConfigurationKeys {
                          }),
         .integer("imu", "rate_hz", \.imu.rateHertz, 10...400, unit: "hertz", doc: "how often the IMU is read"),
         .integer("imu", "burst_hz", \.imu.burstHertz, 0...25, unit: "hertz",
-                 doc: "0 polls every sample; otherwise the chip converts into its FIFO, read this often in bursts (LSM6DSL; other chips are polled)"),
+                 doc: "0 polls every sample; otherwise the chip converts into its FIFO, read this often in bursts (LSM6DSL, LSM9DS1, MPU-9250, ICM-20948; a shallow FIFO is read faster, the LSM9DS1 at least 8 times a second; the BNO055 is polled)"),
         .line("imu", "interrupt_line", \.imu.interruptLine,
               doc: "GPIO line wired to the IMU's INT1 (no supported HAT wires it: a jumper to a free line); with burst_hz the FIFO is read at its watermark edges, the timer as fallback"),
         .decimal("imu", "calibration_timeout_s", \.imu.calibrationTimeoutSeconds, 10...3600, unit: "seconds",

@@ -11,6 +11,9 @@ public struct IMUDriver: Sendable {
     public let initializationProgram: [IMURegisterStep]
     /// True when the program routes the FIFO watermark to INT1 (asked for, and the driver can).
     public let signalsWatermark: Bool
+    /// Time between FIFO bursts, nanoseconds: the one asked for, shortened when the FIFO would fill
+    /// past half its depth in that time (the LSM9DS1's 32 levels last 0.27 s at 119 Hz); 0 when polled.
+    public let burstIntervalNanoseconds: Int64
 
     /// The driver for a probed chip. `lis3mdlRemap` is the board's LIS3MDL → LSM6DSL axis relation.
     /// With `burstIntervalNanoseconds` > 0 and a chip whose driver reads a FIFO, the FIFO is started
@@ -22,14 +25,18 @@ public struct IMUDriver: Sendable {
         let driver = instance.chip.driver
         let base = driver.initializationProgram(for: instance)
         if burstIntervalNanoseconds > 0, driver.fifoCapacitySamples > 0 {
-            let perBurst = Int((driver.outputDataRateHertz * Double(burstIntervalNanoseconds) / 1e9).rounded(.up))
-            fifoWatermarkSamples = max(1, min(perBurst, driver.fifoCapacitySamples / 2))
+            let rate = driver.outputDataRateHertz
+            let perBurst = Int((rate * Double(burstIntervalNanoseconds) / 1e9).rounded(.up))
+            let limit = max(1, driver.fifoCapacitySamples / 2)
+            fifoWatermarkSamples = max(1, min(perBurst, limit))
+            self.burstIntervalNanoseconds = perBurst > limit ? Int64(Double(limit) / rate * 1e9) : burstIntervalNanoseconds
             let interrupt = watermarkInterrupt ? driver.watermarkInterruptProgram : []
             signalsWatermark = !interrupt.isEmpty
             initializationProgram = base + driver.fifoProgram(watermarkSamples: fifoWatermarkSamples) + interrupt
         } else {
             fifoWatermarkSamples = 0
             signalsWatermark = false
+            self.burstIntervalNanoseconds = 0
             initializationProgram = base
         }
     }

@@ -52,7 +52,7 @@ extension LSM6DSLDriver {
     }
 
     /// INT1 follows the FIFO threshold (INT1_CTRL = INT1_FTH; push-pull and active high, as CTRL3_C
-    /// 0x44 leaves H_LACTIVE and PP_OD at 0; ST's lsm6dsl_reg.h, docs/hardware.md §1.7.3).
+    /// 0x44 leaves H_LACTIVE and PP_OD at 0; ST's lsm6dsl_reg.h, docs/hardware.md §1.7.7).
     public static var watermarkInterruptProgram: [IMURegisterStep] {
         [.write(.primary, register: FIFORegister.int1Ctrl, value: int1FIFOThreshold)]
     }

@@ -6,6 +6,13 @@
 /// by the time since the previous one (docs/heading.md §4.1). Chips without a FIFO driver deliver their
 /// one polled sample through the same call. Allocation-free.
 extension IMUDevice {
+    /// Time between FIFO bursts in use, nanoseconds: the configured interval, shortened for a shallow
+    /// FIFO (`IMUDriver.burstIntervalNanoseconds`); 0 while polled.
+    public var fifoBurstIntervalNanoseconds: Int64 { driver?.burstIntervalNanoseconds ?? 0 }
+    /// Samples per burst the FIFO's watermark is set to (0 while polled): what an interrupt line would
+    /// signal.
+    public var fifoWatermarkSamples: Int { driver?.fifoWatermarkSamples ?? 0 }
+
     /// Advances the state machine and fills `burst` (emptied first) with the new readings, oldest
     /// first, board frame, SI units, each with its time. `watermarkEdgeNanoseconds`: the kernel's
     /// timestamp of the INT1 rising edge that woke the caller (`signalsWatermark`), i.e. when the FIFO
@@ -21,7 +28,7 @@ extension IMUDevice {
 
     private mutating func readFIFO(_ now: Int64, _ start: IMUDriver, _ burst: inout IMUBurst, _ edge: Int64?) {
         var d = start
-        nextPollNanoseconds = now + configuration.burstIntervalNanoseconds
+        nextPollNanoseconds = now + start.burstIntervalNanoseconds
         do throws(I2CError) {
             try d.readFIFO(bus: &bus, into: &burst)
             if burst.overrun { try d.resetFIFO(bus: &bus) }

@@ -120,7 +120,7 @@ public struct IMUDevice<Bus: I2CBus> {
                 identicalSamples = 0
                 sampleClock.restart()
                 fifoGapPending = status.initializations > 1
-                nextPollNanoseconds = d.readsFIFO ? now + configuration.burstIntervalNanoseconds : now
+                nextPollNanoseconds = d.readsFIFO ? now + d.burstIntervalNanoseconds : now
             }
         } catch {
             if case .wrongChip = error { driver = nil }

@@ -27,9 +27,14 @@ extension Device {
                 }
                 if imu.readsFIFO {
                     text += "; FIFO read in bursts at " + String(c.imu.burstHertz) + " Hz"
+                    let interval = imu.fifoBurstIntervalNanoseconds
+                    if interval > 0, interval < 1_000_000_000 / Int64(max(c.imu.burstHertz, 1)) {
+                        text += " (raised to " + String(Int((1e9 / Double(interval)).rounded(.up)))
+                            + " Hz: this chip's FIFO is too shallow for it)"
+                    }
                     if let irq = imuLink.interruptReportText { text += ", " + irq }
                 } else if c.imu.burstHertz > 0 {
-                    text += "; polled (puckd reads no FIFO of this chip yet)"
+                    text += "; polled (this chip has no FIFO puckd reads)"
                 }
             } else if let fault = imu.status.lastFault {
                 text += ": no IMU answers (see degraded)"

@@ -38,7 +38,7 @@ public final class SimulatedChip {
     public var magneticOverflow = false
 
     private var registers: [UInt8]
-    /// The LSM6DSL's FIFO (nil for the other models).
+    /// The chip's FIFO (LSM6DSL, LSM9DS1 accel/gyro, MPU-9250, ICM-20948; nil for the other models).
     var fifo: SimulatedFIFO?
     /// Register bank selected (ICM-20948 REG_BANK_SEL).
     public private(set) var selectedBank = 0
@@ -56,7 +56,7 @@ public final class SimulatedChip {
         self.model = model
         self.address = address
         registers = [UInt8](repeating: 0, count: 4 * 256)
-        if model == .lsm6dsl { fifo = SimulatedFIFO() }
+        if let capacity = SimulatedChip.fifoCapacityBytes(model) { fifo = SimulatedFIFO(capacityBytes: capacity) }
         powerOn()
     }
 
@@ -132,9 +132,13 @@ public final class SimulatedChip {
     func busRead(_ addressed: UInt8) -> UInt8 {
         let register = model.usesAddressAutoIncrementFlag ? addressed & 0x7F : addressed
         let bank = model.bank(for: register, selected: selectedBank)
-        if fifo != nil, (0x3A...0x3F).contains(register) { return fifoRead(register) }
+        if fifo != nil, let value = fifoRead(register, bank: bank) {
+            model.afterRead(register, chip: self)
+            return value
+        }
         let value = model.readOverride(register, chip: self) ?? registers[bank * 256 + Int(register)]
         model.afterRead(register, chip: self)
+        if fifo != nil { fifoAfterStatusRead(register, bank: bank) }
         return value
     }
 
@@ -144,8 +148,16 @@ public final class SimulatedChip {
             return blockStart & 0x80 != 0 ? (addressed & 0x7F) &+ 1 : addressed
         }
         guard model.autoIncrements(self) else { return addressed }
-        // LSM6DSL: a block read of FIFO_DATA_OUT stays on its two registers (one word after another).
-        if fifo != nil, addressed == 0x3F { return 0x3E }
+        // LSM6DSL: a block read of FIFO_DATA_OUT stays on its two registers (one word after another);
+        // InvenSense: a block read of FIFO_R_W stays on it (one byte after another).
+        if fifo != nil {
+            switch model {
+            case .lsm6dsl where addressed == 0x3F: return 0x3E
+            case .mpu9250 where addressed == 0x74: return 0x74
+            case .icm20948 where addressed == 0x72 && selectedBank == 0: return 0x72
+            default: break
+            }
+        }
         return addressed &+ 1
     }
 
@@ -160,10 +172,9 @@ public final class SimulatedChip {
             return true
         }
         guard model.acceptsWrite(register, chip: self) else { return false }
-        registers[bank * 256 + Int(register)] = value
+        registers[bank * 256 + Int(register)] = fifo != nil ? fifoWrite(register, value, bank: bank) : value
         if case .icm20948 = model, register == 0x7F { selectedBank = Int(value >> 4 & 3) }
         outputDataRateHertz = model.outputDataRateHertz(self)
-        if fifo != nil, register == 0x0A, value & 0x07 == 0 { fifo?.reset() }          // FIFO_CTRL5 bypass
         return true
     }
 

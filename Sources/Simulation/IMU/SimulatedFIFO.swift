@@ -1,79 +1,81 @@
-/// The LSM6DSL twin's FIFO (docs/hardware.md §1.7.2), filled at each conversion the chip makes as
-/// its clock advances (`SimulatedChip.present`): the gyro and accelerometer output words in the
-/// chip's pattern (Gx Gy Gz XLx XLy XLz), up to 2046 words (341 samples). In continuous mode a full
-/// FIFO drops its oldest sample and raises OVER_RUN, in FIFO mode it stops; switching to bypass
-/// empties it and clears the flag. Reads pop words (low byte at 0x3E, high byte at 0x3F).
+/// One chip FIFO of the register twins (docs/hardware.md §1.7), shared by the four chips that have one:
+/// a byte ring of `capacityBytes`, filled with one sample's `sampleBytes` bytes at each conversion the
+/// chip makes as its clock advances (`SimulatedChip.present`), read byte after byte (or a sample at a
+/// time at an offset, the LSM9DS1's way). When a sample no longer fits, stream (continuous) mode drops
+/// the oldest whole sample and raises `overrun`; FIFO (snapshot) mode keeps the old ones, drops the new
+/// one and raises `overrun` too. `reset` empties it and clears the flag. Each chip's register view of
+/// it (status bits, counts, data registers) is in `SimulatedChip+FIFO.swift`.
 /// Storage is allocated once; pushing and reading allocate nothing.
 struct SimulatedFIFO {
-    /// Capacity in 16-bit words: whole samples of 4 KB.
-    static let capacityWords = 2046
-    static let wordsPerSample = 6
+    /// Bytes one sample takes (gyro and accelerometer, three 16-bit axes each, for every chip here).
+    static let sampleBytes = 12
 
-    private var words: [UInt16]
+    /// Capacity, bytes.
+    let capacityBytes: Int
+    private var bytes: [UInt8]
     private var head = 0
-    /// Unread words.
+    /// Unread bytes.
     private(set) var count = 0
-    /// OVER_RUN: samples were lost since the last reset.
+    /// Samples were lost since the last reset (OVER_RUN, OVRN, FIFO_OFLOW).
     private(set) var overrun = false
-    /// Index in the pattern of the next word to read (0 = Gx).
-    private(set) var patternIndex = 0
-    /// Words pushed since the last reset.
-    private(set) var pushedWords = 0
+    /// Bytes of the oldest sample already read (0 at a sample boundary).
+    private(set) var offsetInSample = 0
+    /// Samples stored since the last reset.
+    private(set) var pushedSamples = 0
 
-    init() { words = [UInt16](repeating: 0, count: SimulatedFIFO.capacityWords) }
+    /// A FIFO of `capacityBytes` (LSM6DSL 4092, LSM9DS1 384, MPU-9250 and ICM-20948 512).
+    init(capacityBytes: Int) {
+        self.capacityBytes = capacityBytes
+        bytes = [UInt8](repeating: 0, count: capacityBytes)
+    }
 
-    /// Empties the FIFO and clears OVER_RUN (bypass mode, or a reset).
+    /// Whole samples the FIFO can hold.
+    var capacitySamples: Int { capacityBytes / SimulatedFIFO.sampleBytes }
+    /// Unread whole samples (a partly read one counts).
+    var countSamples: Int { (count + offsetInSample) / SimulatedFIFO.sampleBytes }
+    /// True when the next sample would not fit.
+    var isFull: Bool { count + SimulatedFIFO.sampleBytes > capacityBytes }
+
+    /// Empties the FIFO and clears the overrun flag (bypass mode, FIFO_RST, a chip reset).
     mutating func reset() {
         head = 0
         count = 0
         overrun = false
-        patternIndex = 0
+        offsetInSample = 0
+        pushedSamples = 0
     }
 
-    /// Stores one sample's six words; `stream` (continuous mode) drops the oldest sample when full.
-    mutating func push(_ sample: InlineArray<6, UInt16>, stream: Bool) {
-        if count + SimulatedFIFO.wordsPerSample > SimulatedFIFO.capacityWords {
+    /// Clears the overrun flag alone (InvenSense: reading the interrupt status).
+    mutating func clearOverrun() { overrun = false }
+
+    /// Stores one sample; `stream` (continuous mode) drops the oldest sample when full.
+    mutating func push(_ sample: InlineArray<12, UInt8>, stream: Bool) {
+        if isFull {
             overrun = true
             guard stream else { return }
             // The oldest whole sample goes (a partly read one loses its rest).
-            let drop = SimulatedFIFO.wordsPerSample - patternIndex
-            head = (head + drop) % SimulatedFIFO.capacityWords
+            let drop = SimulatedFIFO.sampleBytes - offsetInSample
+            head = (head + drop) % capacityBytes
             count -= drop
-            patternIndex = 0
+            offsetInSample = 0
         }
         var i = 0
-        while i < SimulatedFIFO.wordsPerSample {
-            words[(head + count) % SimulatedFIFO.capacityWords] = sample[i]
+        while i < SimulatedFIFO.sampleBytes {
+            bytes[(head + count) % capacityBytes] = sample[i]
             count += 1
             i += 1
         }
-        pushedWords += SimulatedFIFO.wordsPerSample
+        pushedSamples += 1
     }
 
-    /// The word a read would return next (0 when empty).
-    var next: UInt16 { count > 0 ? words[head] : 0 }
+    /// The unread byte `offset` places after the next one (0 when there is none).
+    func peek(_ offset: Int = 0) -> UInt8 { offset < count ? bytes[(head + offset) % capacityBytes] : 0 }
 
-    /// Removes the next word (after its high byte was read).
-    mutating func pop() {
-        guard count > 0 else { return }
-        head = (head + 1) % SimulatedFIFO.capacityWords
-        count -= 1
-        patternIndex = (patternIndex + 1) % SimulatedFIFO.wordsPerSample
-    }
-
-    /// FIFO_STATUS1..4 (0x3A…0x3D) for a watermark of `thresholdWords`.
-    func status(_ register: UInt8, thresholdWords: Int) -> UInt8 {
-        switch register {
-        case 0x3A: return UInt8(count & 0xFF)
-        case 0x3B:
-            var value = UInt8(count >> 8 & 0x07)
-            if thresholdWords > 0 && count >= thresholdWords { value |= 0x80 }         // WaterM
-            if overrun { value |= 0x40 }                                                 // OVER_RUN
-            if count + SimulatedFIFO.wordsPerSample > SimulatedFIFO.capacityWords { value |= 0x20 }   // FULL_SMART
-            if count == 0 { value |= 0x10 }                                              // FIFO_EMPTY
-            return value
-        case 0x3C: return UInt8(patternIndex & 0xFF)
-        default: return UInt8(patternIndex >> 8 & 0x03)
-        }
+    /// Removes `n` bytes (a read of them); nothing when empty.
+    mutating func pop(_ n: Int = 1) {
+        let k = min(n, count)
+        head = (head + k) % capacityBytes
+        count -= k
+        offsetInSample = (offsetInSample + k) % SimulatedFIFO.sampleBytes
     }
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # hil-libgpiod: both
 # hil-timeout: 300
-# IMU FIFO scenario (docs/hardware.md §1.7.2-§1.7.3): puckd reads the LSM6DSL's FIFO in
+# IMU FIFO scenario (docs/hardware.md §1.7.2, §1.7.7): puckd reads the LSM6DSL's FIFO in
 # bursts over the kernel's i2c-stub (`imu.burst_hz=10`), first by its burst timer, then at the
 # FIFO-watermark edges of a gpio-sim line wired as INT1 (`imu.interrupt_line=25`), on each libgpiod
 # API (run-scenarios.sh runs it on the device binary of both).

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import Puckd
 
-/// `[imu] interrupt_line` (docs/power.md §1.5, docs/hardware.md §1.7.3): the LSM6DSL twin's INT1
+/// `[imu] interrupt_line` (docs/power.md §1.5, docs/hardware.md §1.7.7): the LSM6DSL twin's INT1
 /// (FIFO watermark) drives a line of the GPIO twin; the loop, woken where its timer is armed as poll()
 /// would wake it, reads each burst at the edge (not at the burst timer), times it by the edge, keeps
 /// the heading of the timer path, falls back to the timer when the wire is wrong, and allocates nothing.

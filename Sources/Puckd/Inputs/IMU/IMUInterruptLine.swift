@@ -2,7 +2,7 @@ import Hardware
 import SystemCalls
 
 /// The IMU's interrupt line (`[imu] interrupt_line`): a GPIO input, rising edges only, wired to the
-/// chip's INT1, which rises when its FIFO reaches the watermark (docs/hardware.md §1.7.3). Its event
+/// chip's INT1, which rises when its FIFO reaches the watermark (docs/hardware.md §1.7.7). Its event
 /// descriptor joins the loop's poll() in place of the burst timer; each edge's kernel timestamp
 /// (CLOCK_MONOTONIC, taken in the interrupt handler) says when the watermark sample was converted.
 struct IMUInterruptLine {
