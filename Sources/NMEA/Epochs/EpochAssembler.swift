@@ -202,7 +202,7 @@ public struct EpochAssembler: Sendable {
     /// (a UART's receive FIFO, a USB adapter's packets, a writer's sentences), each n characters after
     /// the one before, so the line has gone quiet when n + `burstEndCharacters` character times pass
     /// without a byte (n at most `burstChunkCapBytes`, and that cap when the read ended inside a
-    /// sentence: more of it is on its way). docs/nmea-epochs.md §1.2.
+    /// sentence: more of it is on its way). docs/nmea-epochs.md §1, its second item (a quiet line).
     public var quietDeadlineNanoseconds: Int64? {
         guard state == .open, let last = lastActivityNanoseconds else { return nil }
         if configuration.lineCharacterNanoseconds > 0 && configuration.quietCloseFraction > 0 && learner.isLearning {

@@ -155,7 +155,7 @@ public final class Device {
         var epochs = EpochAssembler.Configuration()
         epochs.quietCloseFraction = c.gps.quietCloseFraction
         // Until the receiver's cycle ender is learned, an epoch closes at the end of its burst, a few
-        // character times at the line's speed (docs/nmea-epochs.md §1.2); auto-baud: the slowest rate tried.
+        // character times at the line's speed (docs/nmea-epochs.md §1, a quiet line); auto-baud: the slowest rate tried.
         if case .fixed(let rate) = c.gps.baud {
             epochs.lineCharacterNanoseconds = EpochAssembler.characterNanoseconds(baud: rate)
         } else {
