@@ -23,10 +23,10 @@ import Glibc
 public struct AHRSFilter: Sendable {
     /// Tuning.
     public var configuration: AHRSConfiguration {
-        didSet { derived = Derived(configuration) }
+        didSet { derived = AHRSDerivedConstants(configuration) }
     }
     /// Trigonometry of the configured angles, computed when the configuration is set.
-    private var derived: Derived
+    private var derived: AHRSDerivedConstants
     /// Current orientation, sensor → ENU earth (north = magnetic north).
     public private(set) var orientation: Quaternion = .identity
     /// True once a sample with a usable accelerometer reading initialised the orientation.
@@ -73,15 +73,6 @@ public struct AHRSFilter: Sendable {
     public var lastDipDegrees: Double { atan2(lastSinDip, lastCosDip) * Angle.degreesPerRadian }
     private var lastCosDip: Double = 1, lastSinDip: Double = 0
 
-    private struct Derived: Sendable {
-        var cosDipTolerance: Double
-        var biasTurnChord: Double
-        init(_ c: AHRSConfiguration) {
-            biasTurnChord = 2 * sin(min(180, c.gyroBiasMaximumTurnDegrees) * Angle.radiansPerDegree / 2)
-            cosDipTolerance = cos(min(180, c.fieldDipToleranceDegrees) * Angle.radiansPerDegree)
-        }
-    }
-
     /// Forward speed of the vehicle along the board's x axis, m/s, when known (from GPS).
     public private(set) var vehicleSpeedMetersPerSecond: Double? = nil
     /// Rate of change of that speed, m/s².
@@ -103,7 +94,7 @@ public struct AHRSFilter: Sendable {
     /// A filter waiting for its first sample. `gyroBias` may carry a stored estimate.
     public init(configuration: AHRSConfiguration = .default, gyroBias: GyroBiasEstimator = GyroBiasEstimator()) {
         self.configuration = configuration
-        self.derived = Derived(configuration)
+        self.derived = AHRSDerivedConstants(configuration)
         self.gyroBias = gyroBias
         self.startupRemainingSeconds = configuration.startupSeconds
     }

@@ -43,6 +43,14 @@ public enum Socket {
 
     /// The port a TCP socket is bound to (the free port the kernel chose for port 0), or nil.
     public static func boundPort(_ fd: FileDescriptor) -> UInt16? {
+        switch localAddress(fd) {
+        case .ipv4(_, let port)?, .ipv6(_, let port)?: return port
+        default: return nil
+        }
+    }
+
+    /// getsockname(2) as a `SocketAddress` (nil: not a socket, or another family).
+    public static func localAddress(_ fd: FileDescriptor) -> SocketAddress? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let rc = withUnsafeMutablePointer(to: &storage) { p in
@@ -50,9 +58,25 @@ public enum Socket {
         }
         guard rc == 0 else { return nil }
         switch CInt(storage.ss_family) {
-        case AF_INET: return withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self).sin_port.bigEndian }
-        case AF_INET6: return withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self).sin6_port.bigEndian }
-        default: return nil
+        case AF_INET:
+            let sa = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self) }
+            let a = UInt32(bigEndian: sa.sin_addr.s_addr)
+            return .ipv4(address: (UInt8(a >> 24), UInt8(a >> 16 & 0xFF), UInt8(a >> 8 & 0xFF), UInt8(a & 0xFF)), port: sa.sin_port.bigEndian)
+        case AF_INET6:
+            let sa = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self) }
+            let bytes = withUnsafeBytes(of: sa.sin6_addr) { [UInt8]($0) }
+            return .ipv6(address: bytes, port: sa.sin6_port.bigEndian)
+        case AF_UNIX:
+            let path = withUnsafeBytes(of: &storage) { raw -> String in
+                let start = MemoryLayout<sa_family_t>.size
+                let end = min(Int(length), raw.count)
+                guard end > start else { return "" }
+                let bytes = raw[start..<end].prefix { $0 != 0 }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            return .unix(path: path)
+        default:
+            return nil
         }
     }
 

@@ -43,7 +43,7 @@ public enum SocketActivation {
             if flags >= 0 { _ = fcntl(raw, F_SETFL, flags | O_NONBLOCK) }
             let fd = FileDescriptor(known: raw)
             let name = Int(i) < names.count ? String(names[Int(i)]) : ""
-            passed.append(ActivatedSocket(descriptor: fd, name: name, address: localAddress(fd),
+            passed.append(ActivatedSocket(descriptor: fd, name: name, address: Socket.localAddress(fd),
                                           isListeningStream: option(fd, SO_TYPE) == CInt(SOCK_STREAM.rawValue) && option(fd, SO_ACCEPTCONN) == 1))
         }
         return passed
@@ -54,36 +54,5 @@ public enum SocketActivation {
         var value: CInt = 0
         var length = socklen_t(MemoryLayout<CInt>.size)
         return getsockopt(fd.rawValue, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
-    }
-
-    /// getsockname(2) as a `SocketAddress` (nil: not a socket, or another family).
-    public static func localAddress(_ fd: FileDescriptor) -> SocketAddress? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let rc = withUnsafeMutablePointer(to: &storage) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd.rawValue, $0, &length) }
-        }
-        guard rc == 0 else { return nil }
-        switch CInt(storage.ss_family) {
-        case AF_INET:
-            let sa = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self) }
-            let a = UInt32(bigEndian: sa.sin_addr.s_addr)
-            return .ipv4(address: (UInt8(a >> 24), UInt8(a >> 16 & 0xFF), UInt8(a >> 8 & 0xFF), UInt8(a & 0xFF)), port: sa.sin_port.bigEndian)
-        case AF_INET6:
-            let sa = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self) }
-            let bytes = withUnsafeBytes(of: sa.sin6_addr) { [UInt8]($0) }
-            return .ipv6(address: bytes, port: sa.sin6_port.bigEndian)
-        case AF_UNIX:
-            let path = withUnsafeBytes(of: &storage) { raw -> String in
-                let start = MemoryLayout<sa_family_t>.size
-                let end = min(Int(length), raw.count)
-                guard end > start else { return "" }
-                let bytes = raw[start..<end].prefix { $0 != 0 }
-                return String(decoding: bytes, as: UTF8.self)
-            }
-            return .unix(path: path)
-        default:
-            return nil
-        }
     }
 }
