@@ -9,10 +9,17 @@ import Simulation
 /// descriptor of its own (the simulated receiver writes into the GPS source's pty) and is serviced on
 /// every wake-up; its deadline (the next epoch, PPS edge or button release) wakes the loop for it.
 enum BoardTwin: LoopComponent {
-    /// True when the twin raised the IMU's INT1 line (`[imu] interrupt_line`): the router reads the
-    /// edge in this wake-up, as the line's readable descriptor would wake it at once. Everything
-    /// else the twin does reaches the loop through the GPS pty, the I2C bus and the GPIO twin.
-    typealias Events = Bool
+    /// What the twin did in one wake-up that the real world would have woken the loop for: the
+    /// router reads the GPS pty and the IMU's INT1 edge in this wake-up, as their readable descriptors
+    /// would wake it at once. Everything else the twin does reaches the loop through the GPS pty, the
+    /// I2C bus and the GPIO twin. Always empty on hardware.
+    struct Events: OptionSet {
+        let rawValue: UInt8
+        /// The simulated receiver wrote bytes into the GPS pty (an epoch).
+        static let gpsBytesWritten = Events(rawValue: 1 << 0)
+        /// The twin raised the IMU's INT1 line (`[imu] interrupt_line`) at its FIFO watermark.
+        static let imuLineRose = Events(rawValue: 1 << 1)
+    }
 
     case hardware
     case simulated(SimulatedBoard)
@@ -29,23 +36,19 @@ enum BoardTwin: LoopComponent {
     }
 
     /// Sends the simulated receiver's due epochs, releases held buttons, raises the IMU's INT1 line at
-    /// its FIFO watermark; true when it raised that line.
-    func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Bool {
-        guard case .simulated(let board) = self else { return false }
-        return board.service(nowNanoseconds: now)
+    /// its FIFO watermark; says which of the first and the last it did.
+    func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Events {
+        guard case .simulated(let board) = self else { return [] }
+        let bytesBefore = board.receiver.bytesSent
+        var events: Events = board.service(nowNanoseconds: now) ? .imuLineRose : []
+        if board.receiver.bytesSent != bytesBefore { events.insert(.gpsBytesWritten) }
+        return events
     }
 
     /// The IMU was read at `now`: the simulated INT1 line falls when the FIFO dropped below its watermark.
     func imuWasRead(atNanoseconds now: Int64) {
         guard case .simulated(let board) = self else { return }
         board.imuWasRead(atNanoseconds: now)
-    }
-
-    /// Bytes the simulated receiver has written into the GPS pty (0 on hardware): the router reads
-    /// the pty in the same wake-up when this grew, instead of waking again for its readable edge.
-    var gpsBytesSent: Int {
-        guard case .simulated(let board) = self else { return 0 }
-        return board.receiver.bytesSent
     }
 
     /// The IMU is read at `now`: the simulated chips convert the motion (or present the recording) up to it.

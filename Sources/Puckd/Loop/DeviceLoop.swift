@@ -135,12 +135,11 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
-        let boardBytes = board.gpsBytesSent
-        // The simulated board may raise the IMU's INT1 line now: its edge is read in this wake-up.
-        let imuLineRose = board.service(nowNanoseconds: now, ready: .none)
+        // The simulated board may write an epoch or raise the IMU's INT1 line now: both are read in this
+        // wake-up (one wake-up per epoch, not two), as their descriptors would wake a real loop at once.
+        let boardEvents = board.service(nowNanoseconds: now, ready: .none)
         var baud: Int?
-        // An epoch the simulated board just wrote is read now: one wake-up per epoch, not two.
-        if ready.contains(.gps) || board.gpsBytesSent != boardBytes || now >= gps.pollRequest.deadlineNanoseconds {
+        if ready.contains(.gps) || boardEvents.contains(.gpsBytesWritten) || now >= gps.pollRequest.deadlineNanoseconds {
             baud = gpsLink.service(&gps, nowNanoseconds: now,
                                    onBytes: { bytes in routeReceiverBytes(bytes, nowNanoseconds: now) }) { fix in
                 route(fix, nowNanoseconds: now)
@@ -148,7 +147,7 @@ extension Device {
         }
         gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
         let imuDue = imuEarliestReadNanoseconds.map { now >= $0 } ?? false
-        let imuEdge = ready.contains(.imuInterrupt) || imuLineRose
+        let imuEdge = ready.contains(.imuInterrupt) || boardEvents.contains(.imuLineRose)
         if imuDue || imuEdge { serviceIMU(nowNanoseconds: now, timerDue: imuDue, edgeReady: imuEdge) }
         serviceButtons(ready, nowNanoseconds: now)
         if ready.contains(.pps) { _ = ppsInput.service(nowNanoseconds: now, ready: .all) }
