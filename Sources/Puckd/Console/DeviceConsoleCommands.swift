@@ -145,21 +145,10 @@ extension Device {
             guard imuLink.isPresent else { return "no IMU, nothing to calibrate (status says why)" }
             startGyroscopeCalibration(nowNanoseconds: now)
         case .stop:
-            if calibration.isRunning {
-                let outcome = calibration.finishNow(expectedFieldMicrotesla: heading.declination.elements?.totalMicrotesla,
-                                                    gyroBias: currentGyroBias)
-                handleMagnetometerOutcome(outcome, stoppedByHand: true)
-            } else if gyroCalibration.isRunning {
-                let still = gyroCalibration.stillSeconds(atNanoseconds: now)
-                gyroCalibration.cancel()
-                setCalibrationResult { out in
-                    out.append("gyroscope measurement stopped after ")
-                    out.append(still, decimals: 1)
-                    out.append(" s still; no bias applied")
-                }
-            } else {
+            guard let stateChanged = imuLink.stopCalibration(nowNanoseconds: now) else {
                 return "no calibration is running (calibrate mag or calibrate gyro starts one)"
             }
+            if stateChanged { persistence.dirty = true }
         }
         return nil
     }

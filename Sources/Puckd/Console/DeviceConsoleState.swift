@@ -84,8 +84,8 @@ extension Device {
         guard let console else { return }
         console.state.fix = gpsLink.lastFix
         console.state.skyView = gpsLink.pipeline.assembler.skyView
-        console.state.heading = imuLink.isPresent && heading.publishedCount > 0 ? heading.current : nil
-        console.state.magnetometerCalibration = heading.calibration
+        console.state.heading = imuLink.isPresent && imuLink.heading.publishedCount > 0 ? imuLink.heading.current : nil
+        console.state.magnetometerCalibration = imuLink.heading.calibration
         console.state.update(from: core)
         console.state.framer = gpsLink.pipeline.framer.counters
         console.state.receiver = gpsLink.receiverLink.configurator.status
@@ -150,17 +150,7 @@ extension Device {
         fillServerView(&d.server, nowNanoseconds: now)
         refreshLEDs(&d, nowNanoseconds: now)
         refreshCounters(&d)
-        // Calibration.
-        if calibration.isRunning {
-            d.calibration = .magnetometer(coverageFraction: calibration.coverageFraction, samples: calibration.sampleCount,
-                                          elapsedNanoseconds: now - calibration.startedAtNanoseconds)
-        } else if gyroCalibration.isRunning {
-            d.calibration = .gyroscope(stillSeconds: gyroCalibration.stillSeconds(atNanoseconds: now),
-                                       requiredSeconds: gyroCalibration.requiredSeconds)
-        } else {
-            d.calibration = .idle
-        }
-        d.lastCalibrationResult = lastCalibrationResult
+        imuLink.fillSnapshot(&d, nowNanoseconds: now)       // the calibration run and its last result
         d.allocationsAfterStartUp = allocationBaseline >= 0 ? ThreadAllocations.count().map { $0 - allocationBaseline } : nil
     }
 

@@ -36,17 +36,12 @@ public final class Device {
     // MARK: the pure core
     /// The GPS link: pipeline, baud search, receiver configurator, source status.
     let gpsLink: GPSLink
-    public internal(set) var heading: HeadingEstimator
     public internal(set) var core: TrackingCore
-    var calibration: DeviceCalibration
-    var gyroCalibration = GyroscopeCalibration()
-    /// The gyroscope bias measured by `calibrate gyro` or restored from the state, rad/s.
-    var savedGyroBias: Vector3?
     /// Follow-puck options set on the console (`viewport follow zoom=…`), nil for the configured ones.
     var followViewport: SavedFollowViewport?
 
     // MARK: edges
-    /// The IMU device, its probe state and counters.
+    /// The IMU device, its probe state and counters, the heading estimator and the calibration runs.
     var imuLink: IMULink
     /// The world around the board: nothing on hardware, the simulated board's receiver, motion and hand.
     let board: BoardTwin
@@ -67,7 +62,6 @@ public final class Device {
     /// NTP shared memory (`[time] shm`): the coarse unit and the PPS unit, nil when none (Outputs/DeviceNTPSharedMemory.swift).
     let ntpShm: NTPSharedMemory?
     let ntpShmPPS: NTPSharedMemory?
-    var lastIMUSampleForServer: IMUSample?
     /// The track journal (`[track]`, Outputs/DeviceTrackRecorder.swift).
     let trackRecorder: DeviceTrackRecorder
     /// The fleet uplinks (`[uplink]`, Outputs/DeviceUplink.swift): MQTT and OsmAnd, each off unless its URL is set.
@@ -105,8 +99,7 @@ public final class Device {
     var consoleTexts = DeviceConsoleTexts()
     /// Allocations of the loop thread when the loop started (-1: the malloc counter is not linked).
     var allocationBaseline: Int64 = -1
-    /// The outcome of the last finished calibration (console `heading`, `calibrate stop`).
-    var lastCalibrationResult = ConsoleText()
+    /// A line built before it is logged or answered (console access replies).
     var resultScratch = OutputBuffer(capacity: 512)
 
     // MARK: control
@@ -162,7 +155,6 @@ public final class Device {
             epochs.lineCharacterNanoseconds = EpochAssembler.characterNanoseconds(baud: 4800)
         }
         epochs.dates = c.gps.datePivot.resolver(recorded: setup.gpsIsRecording || setup.simulation != nil)
-        calibration = DeviceCalibration(goalCoverageFraction: c.heading.goodCoverageFraction)
         accuracySetting = c.tracking.accuracy
 
         // State.
@@ -172,11 +164,8 @@ public final class Device {
         if let record = saved, record.accuracy != accuracySetting { accuracySetting = record.accuracy }
         lastGoodFix = saved?.lastFix
 
-        // Heading and tracking core.
-        savedGyroBias = saved?.gyroBiasRadiansPerSecond
+        // Tracking core (the heading estimator is the IMU link's, below).
         followViewport = saved?.followViewport
-        heading = HeadingEstimator(configuration: c.heading,
-                                   calibration: Self.calibration(saved?.calibration, gyroBias: saved?.gyroBiasRadiansPerSecond))
         var coreConfiguration = c.tracking.coreConfiguration()
         // The one heading filter (tracking.md 4.2) is the core's; its key is `[heading] heading_filter_deg`.
         coreConfiguration.headingFilterDegrees = min(180, max(0, c.heading.headingFilterDegrees))
@@ -191,9 +180,6 @@ public final class Device {
             // ("acquiring") where it was, until the first fresh fix.
             let age = Int64((c.tracking.staleSeconds + 1) * 1e9)
             core.updateLocation(fix.fix, atNanoseconds: now - age)
-            heading.updateLocation(latitudeDegrees: fix.latitudeDegrees, longitudeDegrees: fix.longitudeDegrees,
-                                   heightMeters: fix.altitudeMSLMeters ?? 0,
-                                   utcNanoseconds: fix.utcNanoseconds ?? 1_767_225_600_000_000_000)
         }
         core.changeAuthorization(status: saved?.authorization ?? .authorized, accuracy: accuracySetting, atNanoseconds: now)
         core.setShowsUserLocation(saved?.showsLocation ?? c.tracking.showsLocation, atNanoseconds: now)
@@ -215,7 +201,8 @@ public final class Device {
         imuLink = IMULink(bus: setup.imuBus, problem: setup.imuProblem, mounting: c.imu.mounting,
                           pollIntervalNanoseconds: imuPeriodNanoseconds,
                           burstIntervalNanoseconds: c.imu.burstHertz > 0 ? 1_000_000_000 / Int64(c.imu.burstHertz) : 0,
-                          interruptLine: c.imu.interruptLine, gpio: setup.gpio, slot: scheduler.pollSet.reserve(1).first)
+                          interruptLine: c.imu.interruptLine, gpio: setup.gpio, slot: scheduler.pollSet.reserve(1).first,
+                          heading: c.heading, saved: saved, output: output)
         let slots = scheduler.routerSlots
         var degradations: [String] = []
         if gpio == nil, !c.gpio.disabled, let gpioProblem = setup.gpioProblem {
@@ -253,15 +240,6 @@ public final class Device {
 
     /// The last fix the GPS link completed.
     public var lastFix: Fix? { gpsLink.lastFix }
-
-    /// The magnetometer calibration to start the heading with, carrying `gyroBias` (which seeds the
-    /// filter's bias estimate even when there is no magnetometer calibration).
-    static func calibration(_ magnetometer: MagnetometerCalibration?, gyroBias: Vector3?) -> MagnetometerCalibration? {
-        guard let gyroBias else { return magnetometer }
-        var c = magnetometer ?? .identity
-        c.gyroBiasRadiansPerSecond = gyroBias
-        return c
-    }
 
     deinit {
         scheduler.close()

@@ -65,14 +65,26 @@ extension Device {
 
     /// Starts a magnetometer calibration run (a button's long press, or `calibrate mag`).
     func startMagnetometerCalibration(nowNanoseconds now: Int64) {
-        gyroCalibration.cancel()
+        imuLink.startMagnetometerCalibration(nowNanoseconds: now, timeoutSeconds: configuration.imu.calibrationTimeoutSeconds)
         let timeout = Int64(configuration.imu.calibrationTimeoutSeconds * 1e9)
-        calibration.start(nowNanoseconds: now, timeoutNanoseconds: timeout)
         let note = board.calibrationStarted(.tumble, nowNanoseconds: now, durationNanoseconds: min(timeout, 45_000_000_000))
         output.line { out in
             out.append("calibration: started; turn the board slowly through all orientations (figure eights, ")
             out.append("rolls and pitches) for up to ")
             out.append(configuration.imu.calibrationTimeoutSeconds, decimals: 0)
+            out.append(" s")
+            if let note { out.append(note) }
+        }
+    }
+
+    /// Starts `calibrate gyro`: keep the board still for 5 s (the simulated board holds itself still).
+    func startGyroscopeCalibration(nowNanoseconds now: Int64) {
+        imuLink.startGyroscopeCalibration(nowNanoseconds: now, timeoutSeconds: configuration.imu.calibrationTimeoutSeconds)
+        let required = imuLink.gyroCalibration.requiredSeconds
+        let note = board.calibrationStarted(.holdStill, nowNanoseconds: now, durationNanoseconds: Int64((required + 2) * 1e9))
+        output.line { out in
+            out.append("calibration: gyroscope bias measurement started; keep the board still for ")
+            out.append(required, decimals: 0)
             out.append(" s")
             if let note { out.append(note) }
         }

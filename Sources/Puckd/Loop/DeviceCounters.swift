@@ -73,6 +73,7 @@ extension Device {
         c.gpsErrors = gpsLink.errors
         c.imuPolls = imuLink.polls
         c.imuSamples = imuLink.samples
+        c.headingsPublished = imuLink.headingsPublished
         c.wakeUps = scheduler.wakeUps
         c.ticks = scheduler.ticks
         c.skippedTicks = scheduler.skippedTicks

@@ -55,7 +55,7 @@ extension Device {
     func apply(_ new: PuckdConfiguration, nowNanoseconds now: Int64) {
         let old = configuration
         configuration = new
-        if new.heading != old.heading { heading.configuration = new.heading }
+        if new.heading != old.heading { imuLink.setHeadingConfiguration(new.heading) }
         if new.heading.headingFilterDegrees != old.heading.headingFilterDegrees {
             core.setHeadingFilterDegrees(new.heading.headingFilterDegrees)
         }

@@ -2,8 +2,8 @@ import GpsdServer
 import NMEA
 import State
 
-/// What the router does with the GPS link's output: each fix goes to the tracking core, the heading
-/// (declination, course aiding), the gpsd server and chrony, the track journal, the PPS pairing
+/// What the router does with the GPS link's output: each fix goes to the tracking core, the IMU link's
+/// heading (declination, course aiding), the gpsd server and chrony, the track journal, the PPS pairing
 /// (whole seconds; a paired pulse to the server and chrony) and the state (the last good fix).
 extension Device {
     /// One fix the GPS link completed at `now`.
@@ -14,7 +14,7 @@ extension Device {
         }
         core.updateLocation(fix, atNanoseconds: now)
         tickRequested = true
-        heading.update(fix: fix, receivedAtNanoseconds: now)
+        imuLink.route(fix: fix, nowNanoseconds: now)
         publishToGpsdServer(fix: fix, nowNanoseconds: now)
         publishToChrony(fix: fix, nowNanoseconds: now)
         trackRecorder.publish(fix: fix, heading: trackHeading(for: fix), nowNanoseconds: now)

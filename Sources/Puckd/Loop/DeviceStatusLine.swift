@@ -62,9 +62,9 @@ extension Device {
         } else {
             out.append("none")
         }
-        if calibration.isRunning {
+        if imuLink.calibration.isRunning {
             out.append(" (calibrating ")
-            out.append(calibration.coverageFraction * 100, decimals: 0)
+            out.append(imuLink.calibration.coverageFraction * 100, decimals: 0)
             out.append(" %)")
         }
         out.append(" | mode ")

@@ -164,7 +164,7 @@ extension Device {
         }
         return DeviceStateRecord(trackingMode: core.trackingMode, viewport: viewport,
                                  showsLocation: core.isShowingUserLocation, authorization: core.authorization.status,
-                                 accuracy: accuracySetting, lastFix: lastGoodFix, calibration: heading.calibration,
-                                 gyroBiasRadiansPerSecond: currentGyroBias, followViewport: followViewport)
+                                 accuracy: accuracySetting, lastFix: lastGoodFix, calibration: imuLink.heading.calibration,
+                                 gyroBiasRadiansPerSecond: imuLink.currentGyroBias, followViewport: followViewport)
     }
 }

@@ -152,8 +152,8 @@ extension Device {
         if server.device.activatedUTCNanoseconds == nil { server.device.activatedUTCNanoseconds = fix.utcNanoseconds }
         server.device.seenPackets = true
         server.publish(fix: fix, sky: sky, nowNanoseconds: now)
-        if heading.published != nil {
-            server.publish(attitude: heading.current, sample: lastIMUSampleForServer, utcNanoseconds: fix.utcNanoseconds)
+        if imuLink.heading.published != nil {
+            server.publish(attitude: imuLink.heading.current, sample: imuLink.lastSample, utcNanoseconds: fix.utcNanoseconds)
         }
     }
 

@@ -250,7 +250,7 @@ extension Device {
     /// The heading that goes into the track record with `fix`: the IMU's fused true heading while the
     /// IMU is healthy, else the receiver's true heading (HDT/THS), else the course over ground.
     func trackHeading(for fix: borrowing Fix) -> TrackHeading {
-        if imuLink.isPresent, !faults.contains(.imu), let estimate = heading.published, let degrees = estimate.trueHeadingDegrees {
+        if imuLink.isPresent, !faults.contains(.imu), let estimate = imuLink.heading.published, let degrees = estimate.trueHeadingDegrees {
             return TrackHeading(degrees: degrees, accuracyDegrees: estimate.headingAccuracyDegrees, source: .imu)
         }
         if let degrees = fix.trueHeadingDegrees { return TrackHeading(degrees: degrees, source: .gnssTrueHeading) }

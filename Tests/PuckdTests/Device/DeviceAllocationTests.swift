@@ -33,7 +33,7 @@ import TestSupport
         }
         _ = h.board.press(.secondary, long: true, longPressNanoseconds: 1_000_000_000, nowNanoseconds: h.now)
         h.advance(by: 50_000_000_000)
-        #expect(h.device.heading.calibration != nil)
+        #expect(h.device.imuLink.heading.calibration != nil)
         let counters0 = h.device.counters
         let track0 = track.counters
         var k = 10

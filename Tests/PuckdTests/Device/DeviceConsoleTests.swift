@@ -300,10 +300,10 @@ import Tracking
             #expect(c.command("calibrate gyro").hasPrefix("calibrate: gyroscope bias measurement started: keep the board still ("))
             #expect(c.command("heading").contains("running       gyroscope"))
             c.advance(by: 7_000_000_000)
-            let measured = try #require(c.device.savedGyroBias)
+            let measured = try #require(c.device.imuLink.savedGyroBias)
             #expect((measured - bias).length < 0.0005, "measured \(measured), true \(bias)")
-            #expect(c.device.lastCalibrationResult.string.hasPrefix("gyroscope bias 0.2"))
-            #expect(c.device.lastCalibrationResult.string.hasSuffix(" s still; applied and saved"))
+            #expect(c.device.imuLink.lastCalibrationResult.string.hasPrefix("gyroscope bias 0.2"))
+            #expect(c.device.imuLink.lastCalibrationResult.string.hasSuffix(" s still; applied and saved"))
             #expect(c.h.output.contains("puckd: calibration: gyroscope bias "))
             #expect(c.command("calibrate stop") == "calibrate: no calibration is running (calibrate mag or calibrate gyro "
                 + "starts one)\n")
@@ -317,8 +317,8 @@ import Tracking
         // The next start seeds the heading filter with it.
         let again = try SimulatedDeviceHarness(directory: directory)
         defer { again.removeDirectory() }
-        #expect(again.device.heading.filter.gyroBias.isEstimated)
-        #expect((again.device.heading.filter.gyroBias.biasRadiansPerSecond - bias).length < 0.0005)
+        #expect(again.device.imuLink.heading.filter.gyroBias.isEstimated)
+        #expect((again.device.imuLink.heading.filter.gyroBias.biasRadiansPerSecond - bias).length < 0.0005)
     }
 
     @Test func calibrateMagnetometerAndStopIt() throws {
@@ -329,12 +329,12 @@ import Tracking
         // Stopped after 1 s of tumbling: too little to fit, and it says how far it got.
         let stopped = c.command("calibrate stop")
         #expect(stopped.hasPrefix("calibrate: stopped; stopped at "), "\(stopped)")
-        #expect(c.device.heading.calibration == nil)
-        #expect(!c.device.calibration.isRunning)
+        #expect(c.device.imuLink.heading.calibration == nil)
+        #expect(!c.device.imuLink.calibration.isRunning)
         // A whole run fits.
         _ = c.command("calibrate mag")
         c.advance(by: 40_000_000_000)
-        #expect(c.device.heading.calibration != nil)
+        #expect(c.device.imuLink.heading.calibration != nil)
         #expect(c.command("heading").contains("last result   magnetometer calibrated ("))
     }
 

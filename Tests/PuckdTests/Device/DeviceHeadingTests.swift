@@ -18,7 +18,7 @@ import TestSupport
         let selection = try #require(h.device.core.currentBearingSelection, "the heading was dropped")
         #expect(selection.source == .imuHeading)
         // The bearing is the true heading: magnetic + the WMM declination the fixes made known.
-        let estimate = h.device.heading.current
+        let estimate = h.device.imuLink.heading.current
         let declination = try #require(estimate.declinationDegrees)
         let expected = Angle.wrap360(estimate.magneticHeadingDegrees + declination)
         #expect(abs(Angle.shortestDelta(from: expected, to: selection.degrees)) < 0.5)

@@ -74,14 +74,14 @@ import TestSupport
                     #expect(abs(gap - Int64(Self.watermarkSamples) * Self.periodNanoseconds) <= 2, "burst \(i): \(gap) ns")
                     i += 1
                 }
-                let newest = try #require(h.device.lastIMUSampleForServer)
+                let newest = try #require(h.device.imuLink.lastSample)
                 #expect(newest.timestampNanoseconds == run.bursts.last!.0, "the newest sample is timed at its edge")
             } else {
                 #expect(link.interruptBursts == 0)
                 #expect(run.bursts.contains { $0.1 != Self.watermarkSamples }, "the timer reads 10 or 11 samples")
             }
             #expect(run.bursts.count >= 280, "\(run.bursts.count) bursts in 30 s")
-            headings.append(try #require(h.device.heading.current.trueHeadingDegrees))
+            headings.append(try #require(h.device.imuLink.heading.current.trueHeadingDegrees))
         }
         var difference = (headings[0] - headings[1]).truncatingRemainder(dividingBy: 360)
         if difference > 180 { difference -= 360 } else if difference < -180 { difference += 360 }
@@ -102,7 +102,7 @@ import TestSupport
         #expect(link.interruptTimeouts >= 190, "\(link.interruptTimeouts) fallback reads")
         #expect(link.fifoBursts - bursts0 >= 190, "the FIFO is still read, every 150 ms")
         #expect(link.fifoOverruns == 0)
-        #expect(h.device.heading.current.trueHeadingDegrees != nil, "the heading goes on")
+        #expect(h.device.imuLink.heading.current.trueHeadingDegrees != nil, "the heading goes on")
         let warnings = h.output.split(separator: "\n").filter { $0.contains("no FIFO watermark edge on interrupt line 5") }.count
         #expect(warnings == 1, "\(h.output)")
     }

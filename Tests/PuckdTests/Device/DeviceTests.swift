@@ -225,7 +225,7 @@ import Tracking
         #expect(h.output.contains("puckd: config: reloaded board/sim.conf (built in) + " + config + " + --set state.directory="
             + directory + " --set console.status_interval_s=0: applied heading.mag_noise 0.5 → 0.25, gpio.short_press "
             + "next-mode → toggle-location; needs a restart (the running value stays until then): imu.rate_hz 100 → 50\n"))
-        #expect(h.device.heading.configuration.value(of: "mag_noise") == 0.25)
+        #expect(h.device.imuLink.heading.configuration.value(of: "mag_noise") == 0.25)
         #expect(h.device.configuration.imu.rateHertz == 100)
         _ = h.board.press(.primary, long: false, longPressNanoseconds: 1_000_000_000, nowNanoseconds: h.now)
         h.advance(by: 1_000_000_000)
@@ -243,7 +243,7 @@ import Tracking
         defer { h.removeDirectory() }
         #expect(h.device.core.configuration.headingFilterDegrees == 5)
         h.advance(by: 6_000_000_000)
-        #expect(h.device.heading.publishedCount > 100, "every fused update is published")
+        #expect(h.device.imuLink.heading.publishedCount > 100, "every fused update is published")
         _ = h.writeFile("puckd.conf", "[heading]\nheading_filter_deg = 0.5\n")
         h.device.reload(nowNanoseconds: h.now)
         #expect(h.device.core.configuration.headingFilterDegrees == 0.5)
@@ -256,10 +256,10 @@ import Tracking
         let h = try SimulatedDeviceHarness(overrides: ["gpio.button2=27"])
         defer { h.removeDirectory() }
         h.advance(by: 3_000_000_000)
-        #expect(h.device.heading.calibration == nil)
+        #expect(h.device.imuLink.heading.calibration == nil)
         _ = h.board.press(.secondary, long: true, longPressNanoseconds: 1_000_000_000, nowNanoseconds: h.now)
         h.advance(by: 40_000_000_000)
-        let calibration = try #require(h.device.heading.calibration)
+        let calibration = try #require(h.device.imuLink.heading.calibration)
         #expect(calibration.hardIronMicrotesla.length < 2, "the twin has no hard iron")
         #expect(abs(calibration.fieldMicrotesla - h.board.motion.fieldEastNorthUpMicrotesla.length) < 2)
         #expect(h.output.contains("puckd: calibration: magnetometer calibrated ("))

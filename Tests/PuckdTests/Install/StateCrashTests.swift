@@ -43,8 +43,8 @@ import Tracking
         #expect(h.device.lastGoodFix == record.lastFix)
         #expect(h.device.core.puck.isStale, "acquiring at the last known location")
         #expect(abs(h.device.core.puck.coordinate.latitudeDegrees - (-33.8688)) < 1e-6)
-        #expect(h.device.heading.calibration?.hardIronMicrotesla == record.calibration?.hardIronMicrotesla)
-        #expect(h.device.heading.filter.gyroBias.biasRadiansPerSecond == record.gyroBiasRadiansPerSecond)
+        #expect(h.device.imuLink.heading.calibration?.hardIronMicrotesla == record.calibration?.hardIronMicrotesla)
+        #expect(h.device.imuLink.heading.filter.gyroBias.biasRadiansPerSecond == record.gyroBiasRadiansPerSecond)
         // The follow-puck viewport with the options set on the console.
         let other = SimulatedDeviceHarness.temporaryDirectory()
         var follow = Self.b

@@ -109,7 +109,7 @@ import Testing
 
         func check(atRecordingSeconds seconds: Double, lap: Int) throws {
             h.advance(by: start + recording.lapNanoseconds * Int64(lap) + Int64(seconds * 1e9) - h.now)
-            let e = h.device.heading.current
+            let e = h.device.imuLink.heading.current
             let t = Double(e.timestampNanoseconds - start - recording.lapNanoseconds * Int64(lap)) / 1e9
             let near = RecordedIMUFixture.window(reference, from: t - 0.03, to: t)
             let heading = near.map { RecordedIMUFixture.angleDifference($0.magneticHeadingDegrees, e.magneticHeadingDegrees) }.min() ?? 999
@@ -137,7 +137,7 @@ import Testing
         try check(atRecordingSeconds: 22.5, lap: 0)       // rolled the other way ≈ −52°
         try check(atRecordingSeconds: 17.5, lap: 1)       // the same, one lap (135.3 s) later
         #expect(recording.lapCount == 1)
-        #expect(abs(h.device.heading.current.rollDegrees - 62) < 3)
+        #expect(abs(h.device.imuLink.heading.current.rollDegrees - 62) < 3)
     }
 
     @Test func badRecordingsAreStartUpErrorsNamingFileAndLine() throws {

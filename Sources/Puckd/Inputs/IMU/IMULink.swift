@@ -1,14 +1,44 @@
+import Configuration
 import Hardware
+import Heading
 import IMU
+import State
+import Tracking
 
 /// The IMU link as a loop component: the IMU device on its bus (probe, initialization, faults and
-/// backoff inside `IMUDevice`), why there is none, the state the log last said, and its counters.
-/// `service` reads when the poll is due: one polled sample, or a FIFO burst (`[imu] burst_hz`), into
-/// `burst`; the router fuses its readings into the heading in order (DeviceIMU.swift). With
-/// `[imu] interrupt_line` the burst is read at the INT1 edge instead of by the timer, and timed by
+/// backoff inside `IMUDevice`), why there is none, the state the log last said, its counters, and
+/// what its samples become: the heading estimator, the calibration runs (magnetometer and gyroscope)
+/// and the last sample (the gpsd server's ATT). `service` reads when the poll is due: one polled
+/// sample, or a FIFO burst (`[imu] burst_hz`), into `burst`, fuses its readings in order, feeds a
+/// running calibration and returns the heading samples for the tracking core (IMULink+Component.swift).
+/// With `[imu] interrupt_line` the burst is read at the INT1 edge instead of by the timer, and timed by
 /// the edge; the timer stays armed half a burst later as the fallback for a silent line.
 struct IMULink {
     private(set) var device: IMUDevice<DeviceI2CBus>?
+    /// The heading estimator the samples are fused into (AHRS, magnetometer calibration, declination).
+    var heading: HeadingEstimator
+    /// The magnetometer calibration run and the gyroscope bias measurement (one runs at a time).
+    var calibration: DeviceCalibration
+    var gyroCalibration = GyroscopeCalibration()
+    /// The gyroscope bias measured by `calibrate gyro` or restored from the state, rad/s.
+    var savedGyroBias: Vector3?
+    /// The newest sample read (the gpsd server's ATT reports its raw axes), nil before the first.
+    var lastSample: IMUSample?
+    /// The heading samples of the last service for the tracking core, oldest first (`Events.headings`).
+    var headingSamples = InlineArray<32, HeadingSample>(repeating: HeadingSample(
+        timeNanoseconds: 0, trueHeadingDegrees: nil, magneticHeadingDegrees: nil, headingAccuracyDegrees: nil, source: .imu))
+    /// Samples after which the estimator published a heading.
+    var headingsPublished: UInt64 = 0
+    /// The last position fix routed to the link (or the saved one): a re-seeded estimator starts there.
+    var lastPosition: SavedFix?
+    /// The UTC time of the last fix routed to the link, ns since 1970: stamped on a fitted calibration.
+    var lastFixUTCNanoseconds: Int64?
+    /// The calibration run's timeout as started, seconds (the failure line says it).
+    var calibrationTimeoutSeconds = 0.0
+    /// The last calibration's outcome, one line (console `heading`, `calibrate stop`).
+    let calibrationResult = CalibrationResultLine()
+    /// The log (state changes, FIFO overruns, calibration results): made once at start-up.
+    let output: DeviceOutput
     /// True when an IMU bus was opened (the device exists, whether or not a chip answers).
     let isPresent: Bool
     /// Why the configured IMU could not be opened (nil: opened, or none configured).
@@ -35,9 +65,18 @@ struct IMULink {
     /// The IMU on `bus` polled every `pollIntervalNanoseconds`, or with `burstIntervalNanoseconds` > 0
     /// read in FIFO bursts that often where the chip's driver reads its FIFO; with `interruptLine` on
     /// `gpio`, at the FIFO watermark's INT1 edges, the line's descriptor in poll slot `slot` (start-up).
+    /// The heading starts from `saved` (magnetometer calibration, gyroscope bias, last position).
     init(bus: DeviceI2CBus?, problem: String?, mounting: MountingOrientation, pollIntervalNanoseconds: Int64,
-         burstIntervalNanoseconds: Int64 = 0, interruptLine: Int? = nil, gpio: (any GPIOController)? = nil, slot: Int = -1) {
+         burstIntervalNanoseconds: Int64 = 0, interruptLine: Int? = nil, gpio: (any GPIOController)? = nil, slot: Int = -1,
+         heading settings: HeadingConfiguration, saved: DeviceStateRecord?, output: DeviceOutput) {
         self.problem = problem
+        self.output = output
+        calibration = DeviceCalibration(goalCoverageFraction: settings.goodCoverageFraction)
+        savedGyroBias = saved?.gyroBiasRadiansPerSecond
+        heading = HeadingEstimator(configuration: settings,
+                                   calibration: Self.calibration(saved?.calibration, gyroBias: saved?.gyroBiasRadiansPerSecond))
+        lastPosition = saved?.lastFix
+        if let fix = saved?.lastFix { Self.seedLocation(&heading, fix) }
         isPresent = bus != nil
         fallbackSlackNanoseconds = burstIntervalNanoseconds / 2
         var lineProblem: String?
@@ -94,7 +133,7 @@ struct IMULink {
     /// `timerDue`: the deadline passed. An edge reads the burst timed by the edge's kernel timestamp;
     /// the timer while waiting for edges is a fallback (counted, said once). Logs state changes and
     /// the first FIFO overrun.
-    mutating func service(nowNanoseconds now: Int64, timerDue: Bool = true, edgeReady: Bool = false, output: DeviceOutput) -> Int {
+    mutating func readBurst(nowNanoseconds now: Int64, timerDue: Bool, edgeReady: Bool) -> Int {
         let waited = waitsForEdges
         var edge: Int64?
         if edgeReady, interrupt != nil { edge = interrupt!.takeNewestRisingEdge() }
@@ -105,10 +144,10 @@ struct IMULink {
         if edge != nil {
             interruptBursts &+= 1
         } else if waited {
-            noteTimeout(now: now, output: output)
+            noteTimeout(now: now)
         }
         device!.poll(nowNanoseconds: now, into: &burst, watermarkEdgeNanoseconds: edge)
-        noteState(output: output)
+        noteState()
         samples &+= UInt64(burst.count)
         if burst.overrun, !overrunLogged {
             overrunLogged = true
@@ -120,7 +159,7 @@ struct IMULink {
     }
 
     /// A burst read by the fallback timer: counted; said once (a wrong wire must not stop the heading).
-    private mutating func noteTimeout(now: Int64, output: DeviceOutput) {
+    private mutating func noteTimeout(now: Int64) {
         interruptTimeouts &+= 1
         if timeoutLogged { return }
         timeoutLogged = true
@@ -146,7 +185,7 @@ struct IMULink {
     var fifoOverruns: Int { device?.status.fifoOverruns ?? 0 }
 
     /// Logs IMU state changes (running, faulted) once each.
-    private mutating func noteState(output: DeviceOutput) {
+    private mutating func noteState() {
         guard let status = device?.status, status.state != loggedState else { return }
         loggedState = status.state
         switch status.state {
