@@ -73,9 +73,7 @@ extension Device {
         let c = counters
         var t = ConsoleCounterTable()
         scheduler.appendStats(to: &t)
-        t.append("gps.bytes", Int64(truncatingIfNeeded: c.gpsBytes))
-        t.append("gps.fixes", Int64(truncatingIfNeeded: c.fixes))
-        t.append("gps.errors", Int64(truncatingIfNeeded: c.gpsErrors))
+        gpsLink.appendStats(to: &t)
         imuLink.appendStats(to: &t)
         controls.appendStats(to: &t)
         t.append("gpio.errors", Int64(truncatingIfNeeded: controls.gpioErrors &+ ppsInput.gpioErrors))

@@ -145,7 +145,10 @@ extension Device {
                 route(fix, nowNanoseconds: now)
             }
         }
-        gpsLink.serviceEpochDeadline(nowNanoseconds: now) { fix in route(fix, nowNanoseconds: now) }
+        if let due = gpsLink.deadlineNanoseconds, now >= due, gpsLink.service(nowNanoseconds: now, ready: .none).epochClosed,
+           let fix = gpsLink.lastFix {
+            route(fix, nowNanoseconds: now)
+        }
         let imuDue = imuEarliestReadNanoseconds.map { now >= $0 } ?? false
         let imuEdge = ready.contains(.imuInterrupt) || boardEvents.contains(.imuLineRose)
         if imuDue || imuEdge { serviceIMU(nowNanoseconds: now, timerDue: imuDue, edgeReady: imuEdge) }
@@ -183,7 +186,7 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        var deadline = WakeScheduler.earliest(WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds,
+        var deadline = WakeScheduler.earliest(WakeScheduler.earliest(gpsLink.deadlineNanoseconds,
                                                                    trackRecorder.deadlineNanoseconds), uplink.deadlineNanoseconds)
         if ticksOnDemand {
             scheduler.planTick(fullRate: core.cameraAnimates, demand: tickAwaited ? now : nextTickDemandNanoseconds(nowNanoseconds: now),

@@ -23,7 +23,8 @@ struct PendingFixes {
 /// search, the receiver configurator, the source's status and reconnect messages, and its counters.
 /// `service` reads the source the router passes in (generic, so no existential), and hands each fix it
 /// completes to the router's non-escaping `onFix` (the core, the heading, PPS and the state take it
-/// from there). Everything is allocated at start-up.
+/// from there). Its `LoopComponent` side (GPSLink+Component.swift) is what needs no source: the
+/// quiet-line epoch close at its deadline, and its `gps.*` stats. Everything is allocated at start-up.
 final class GPSLink {
     var pipeline: NMEAPipeline
     var baudSearch: BaudRateSearch?
@@ -129,21 +130,18 @@ final class GPSLink {
         }
     }
 
-    /// Closes the open epoch when the line has been quiet past its deadline (its ender did not come).
-    func serviceEpochDeadline(nowNanoseconds now: Int64, onFix: (borrowing Fix) -> Void) {
-        guard let deadline = pipeline.deadlineNanoseconds, now >= deadline else { return }
-        var pending = PendingFixes()
-        pipeline.closeIfQuiet(nowNanoseconds: now) { fix in pending.append(fix) }
-        if pending.count > 0 { handle(pending[0], nowNanoseconds: now, onFix: onFix) }
-    }
-
     /// One fix: counted and kept as the last one, then handed to the router.
     private func handle(_ fix: Fix, nowNanoseconds now: Int64, onFix: (borrowing Fix) -> Void) {
+        note(fix, nowNanoseconds: now)
+        onFix(fix)
+    }
+
+    /// Counts `fix` and keeps it as the last one.
+    func note(_ fix: Fix, nowNanoseconds now: Int64) {
         fixes &+= 1
         lastFixNanoseconds = now
         if fix.hasPosition { lastPositionNanoseconds = now }
         lastFix = fix
-        onFix(fix)
     }
 
     /// Logs a source error as the source reported it (the source already scheduled its reconnect).
