@@ -135,6 +135,7 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
+        scheduler.noteWake(ready)
         let boardBytes = board.gpsBytesSent
         // The simulated board may raise the IMU's INT1 line now: its edge is read in this wake-up.
         let imuLineRose = board.service(nowNanoseconds: now, ready: .none)
@@ -184,8 +185,9 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        var deadline = WakeScheduler.earliest(WakeScheduler.earliest(gpsLink.pipeline.deadlineNanoseconds,
-                                                                   trackRecorder.deadlineNanoseconds), uplink.deadlineNanoseconds)
+        var deadline = WakeDeadline(gpsLink.pipeline.deadlineNanoseconds, reason: .epoch)
+        deadline.consider(trackRecorder.deadlineNanoseconds, .epoch)
+        deadline.consider(uplink.deadlineNanoseconds, .epoch)
         if ticksOnDemand {
             scheduler.planTick(fullRate: core.cameraAnimates, demand: tickAwaited ? now : nextTickDemandNanoseconds(nowNanoseconds: now),
                                nowNanoseconds: now)
