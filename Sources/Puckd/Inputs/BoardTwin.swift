@@ -35,6 +35,21 @@ enum BoardTwin: LoopComponent {
         return next == .max ? nil : next
     }
 
+    /// The simulated board's deadlines that must be met on time (all but the PPS pulse's fall); nil on hardware.
+    var promptDeadlineNanoseconds: Int64? {
+        guard case .simulated(let board) = self else { return nil }
+        let next = board.promptDeadlineNanoseconds
+        return next == .max ? nil : next
+    }
+
+    /// When the simulated PPS pulse falls: a deadline that may be met late (its edge keeps its time); nil
+    /// on hardware or with the pulse low.
+    var lateDeadlineNanoseconds: Int64? {
+        guard case .simulated(let board) = self else { return nil }
+        let next = board.ppsFallNanoseconds
+        return next == .max ? nil : next
+    }
+
     /// Sends the simulated receiver's due epochs, releases held buttons, raises the IMU's INT1 line at
     /// its FIFO watermark; says which of the first and the last it did.
     func service(nowNanoseconds now: Int64, ready: PollReadiness) -> Events {

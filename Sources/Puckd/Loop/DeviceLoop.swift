@@ -135,6 +135,7 @@ extension Device {
                                                      ready: DeviceReadiness) -> Int? {
         if ready.contains(.signal) { readSignals() }
         if ready.contains(.timer) { scheduler.noteTimer(nowNanoseconds: now) }
+        scheduler.noteWake(ready)
         // The simulated board may write an epoch or raise the IMU's INT1 line now: both are read in this
         // wake-up (one wake-up per epoch, not two), as their descriptors would wake a real loop at once.
         let boardEvents = board.service(nowNanoseconds: now, ready: .none)
@@ -186,8 +187,9 @@ extension Device {
             tickConsole(nowNanoseconds: now)
             flushConsole(nowNanoseconds: now)
         }
-        var deadline = WakeScheduler.earliest(WakeScheduler.earliest(gpsLink.deadlineNanoseconds,
-                                                                   trackRecorder.deadlineNanoseconds), uplink.deadlineNanoseconds)
+        var deadline = WakeDeadline(gpsLink.deadlineNanoseconds, reason: .epoch)
+        deadline.consider(trackRecorder.deadlineNanoseconds, .epoch)
+        deadline.consider(uplink.deadlineNanoseconds, .epoch)
         if ticksOnDemand {
             scheduler.planTick(fullRate: core.cameraAnimates, demand: tickAwaited ? now : nextTickDemandNanoseconds(nowNanoseconds: now),
                                nowNanoseconds: now)

@@ -66,7 +66,7 @@ extension Device {
         if new.loop.tickHertz != old.loop.tickHertz {
             scheduler.setTickHertz(new.loop.tickHertz, imuPeriodNanoseconds: !imuLink.isPresent ? nil : imuPeriodNanoseconds,
                                    nowNanoseconds: now)
-            scheduler.arm(imuNextNanoseconds: imuLatestReadNanoseconds, deadline: gpsLink.deadlineNanoseconds, fired: true)
+            scheduler.arm(imuNextNanoseconds: imuLatestReadNanoseconds, deadline: WakeDeadline(gpsLink.deadlineNanoseconds, reason: .epoch), fired: true)
         }
         if new.tracking.followZoom != old.tracking.followZoom || new.tracking.followPitchDegrees != old.tracking.followPitchDegrees {
             followViewport = nil   // the configured follow-puck options apply again

@@ -45,21 +45,22 @@ extension Device {
     /// sleeps until the first of them (poll()'s 1 s timeout is the only backstop): the GPS source's
     /// reconnect, the console transport's input, the buttons' debounce and long-press decisions, the
     /// simulated board's next epoch, PPS edge or button release, the status line, systemd's watchdog
-    /// and STATUS=, the state write and a pending reload (docs/power.md §2.1).
-    func softWakeDeadline<Source: ByteSource & ~Copyable>(gps: borrowing Source, deadline: Int64?,
-                                                           nowNanoseconds now: Int64) -> Int64? {
-        var next = WakeScheduler.earliest(deadline, Self.later(gps.pollRequest.deadlineNanoseconds, than: now))
-        if let console {
-            next = WakeScheduler.earliest(next, Self.later(console.transport.inputPollRequest.deadlineNanoseconds, than: now))
-        }
-        next = WakeScheduler.earliest(next, controls.deadlineNanoseconds)
-        next = WakeScheduler.earliest(next, board.deadlineNanoseconds)
-        if configuration.console.statusIntervalSeconds > 0 && console == nil {
-            next = WakeScheduler.earliest(next, nextStatusNanoseconds)
-        }
-        next = WakeScheduler.earliest(next, notifier.deadlineNanoseconds)
-        next = WakeScheduler.earliest(next, persistence.deadlineNanoseconds)
-        if pendingReloadRequests > 0 { next = WakeScheduler.earliest(next, nextReloadNanoseconds) }
+    /// and STATUS=, the state write and a pending reload (docs/power.md §2.1). Those that may come late
+    /// (the status line, systemd, the state write, a reload, the simulated PPS pulse's fall) are armed
+    /// `WakeScheduler.slackNanoseconds` after their time, to ride on another wake-up (§1.6).
+    func softWakeDeadline<Source: ByteSource & ~Copyable>(gps: borrowing Source, deadline: WakeDeadline,
+                                                           nowNanoseconds now: Int64) -> WakeDeadline {
+        let slack = WakeScheduler.slackNanoseconds
+        var next = deadline
+        next.consider(Self.later(gps.pollRequest.deadlineNanoseconds, than: now), .source)
+        if let console { next.consider(Self.later(console.transport.inputPollRequest.deadlineNanoseconds, than: now), .source) }
+        next.consider(controls.deadlineNanoseconds, .buttons)
+        next.consider(board.promptDeadlineNanoseconds, .board)
+        next.consider(board.lateDeadlineNanoseconds.map { $0 + slack }, .board)
+        if configuration.console.statusIntervalSeconds > 0 && console == nil { next.consider(nextStatusNanoseconds + slack, .status) }
+        next.consider(notifier.deadlineNanoseconds.map { $0 + slack }, .housekeeping)
+        next.consider(persistence.deadlineNanoseconds.map { $0 + slack }, .housekeeping)
+        if pendingReloadRequests > 0 { next.consider(nextReloadNanoseconds + slack, .housekeeping) }
         return next
     }
 

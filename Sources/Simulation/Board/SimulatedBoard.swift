@@ -125,6 +125,18 @@ public final class SimulatedBoard {
             imuInterruptDeadlineNanoseconds)
     }
 
+    /// The board's deadlines that must be met on time (all of `deadlineNanoseconds` but the PPS
+    /// pulse's fall): the next epoch, the pulse's rise (read before the epoch's sentences, which pair
+    /// with it), a button release, INT1 at the watermark, monotonic ns.
+    public var promptDeadlineNanoseconds: Int64 {
+        min(min(min(receiver.deadlineNanoseconds, pps?.riseNanoseconds ?? .max), min(releaseAt[0], releaseAt[1])),
+            imuInterruptDeadlineNanoseconds)
+    }
+
+    /// When the PPS pulse falls (.max: no pulse high). The edge is stamped with this time whenever the
+    /// board is serviced after it, and the pairing reads rising edges only, so it may come late.
+    public var ppsFallNanoseconds: Int64 { pps?.fallNanoseconds ?? .max }
+
     /// When the IMU twin's FIFO reaches its watermark, so INT1 rises (its conversion's time): .max
     /// without a wired INT1, while the line is already high, or before the program routed INT1_FTH.
     public var imuInterruptDeadlineNanoseconds: Int64 {

@@ -20,6 +20,15 @@ struct WakeScheduler {
     private(set) var timerWakeUps: UInt64 = 0
     /// Longest delay between the moment the wake timer was armed for and the wake-up, nanoseconds.
     private(set) var maxWakeLatencyNanoseconds: Int64 = 0
+    /// Wake-ups per reason (`stats loop.wake.*`), and the reason of the deadline the timer is armed for.
+    private(set) var wakeReasons = WakeReasonCounts()
+    private(set) var armedReason = WakeReason.imu
+    /// Timer slack (docs/power.md §1.6): a deadline that may be met late (the status line, systemd's
+    /// watchdog and STATUS=, the state write, a pending reload, the simulated PPS pulse's fall) is armed
+    /// this long after its time, so that it rides on a wake-up the loop makes anyway (a 10 Hz GPS's
+    /// epochs come 100 ms apart) instead of one of its own; it is still served at the first wake-up
+    /// after its time. The kernel's timer slack and systemd's AccuracySec= do the same.
+    static let slackNanoseconds: Int64 = 100_000_000
     /// Tracking ticks run, and ticks skipped because the loop fell behind by more than one period.
     private(set) var ticks: UInt64 = 0
     private(set) var skippedTicks: UInt64 = 0
@@ -46,6 +55,14 @@ struct WakeScheduler {
         timerWakeUps &+= 1
         let late = now - armedWakeNanoseconds
         if late > maxWakeLatencyNanoseconds { maxWakeLatencyNanoseconds = late }
+    }
+
+    /// Counts the wake-up under its reason: the armed deadline's when the timer fired, else a
+    /// descriptor's, else poll()'s timeout.
+    mutating func noteWake(_ ready: DeviceReadiness) {
+        if ready.contains(.timer) { wakeReasons.count(armedReason) }
+        else if ready.isEmpty { wakeReasons.count(.timeout) }
+        else { wakeReasons.count(.descriptor) }
     }
 
     /// True when the next tick is planned on demand (`planTick`): at a time-based change (an LED
@@ -103,14 +120,17 @@ struct WakeScheduler {
     }
 
     /// Arms the timer for the next IMU poll, or for the next tick when that comes more than the
-    /// coalescing window before it, or for `deadline` (the open epoch's quiet-line deadline) when that
-    /// comes first. Re-arming also clears a fired timer's expiration count.
-    mutating func arm(imuNextNanoseconds imuNext: Int64?, deadline: Int64?, fired: Bool) {
+    /// coalescing window before it, or for `deadline` (the open epoch's quiet-line deadline, and on
+    /// demand every part's next decision) when that comes first, and keeps the reason of the one armed.
+    /// Re-arming also clears a fired timer's expiration count.
+    mutating func arm(imuNextNanoseconds imuNext: Int64?, deadline: WakeDeadline, fired: Bool) {
         guard let timer else { return }
         let imuNext = imuNext ?? .max
         let tick = nextTickNanoseconds
-        var target = tick == .max || imuNext <= tick + coalesceNanoseconds ? imuNext : tick
-        if let deadline, deadline < target { target = deadline }
+        var target = imuNext
+        armedReason = .imu
+        if tick != .max && imuNext > tick + coalesceNanoseconds { target = tick; armedReason = .tick }
+        if let d = deadline.nanoseconds, d < target { target = d; armedReason = deadline.reason }
         if target != armedWakeNanoseconds || fired {
             armedWakeNanoseconds = target
             timer.armTimer(firstNanoseconds: max(1, target))
@@ -138,5 +158,6 @@ struct WakeScheduler {
         t.append("loop.skippedTicks", Int64(truncatingIfNeeded: skippedTicks))
         t.append("loop.timerWakeUps", Int64(truncatingIfNeeded: timerWakeUps))
         t.append("loop.maxWakeLatencyNanoseconds", maxWakeLatencyNanoseconds)
+        wakeReasons.appendStats(to: &t)
     }
 }
