@@ -88,7 +88,7 @@ let package = Package(
 
         // The fleet uplink, pure: MQTT 3.1.1 client protocol, Traccar's OsmAnd requests and an HTTP/1.1
         // response parser, the position JSON, store-and-forward from the journal, backoff. No I/O, no clock.
-        .target(name: "Uplink", dependencies: ["Angles", "NMEA", "TrackLog"], swiftSettings: strict),
+        .target(name: "Uplink", dependencies: ["Angles", "NMEA", "Console", "TrackLog"], swiftSettings: strict),
         // TLS client connections through OpenSSL, and the byte stream (plain TCP or TLS) the uplink's clients run over.
         // A fixed pool for OpenSSL's small per-record allocations (CRYPTO_set_mem_functions), so a connected TLS session
         // does not reach malloc per message.
@@ -162,7 +162,7 @@ let package = Package(
                                                           "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TrackLogTests", dependencies: ["TrackLog", "NMEA", "CBundledData", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "TLS", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
+        .testTarget(name: "UplinkTests", dependencies: ["Uplink", "UplinkClient", "TLS", "Console", "SystemCalls", "TrackLog", "NMEA", "CBundledData", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PuckdTests", dependencies: ["Puckd", "TLS", "TrackLog", "GpsdServer", "Commands", "Controls", "Configuration", "State",
                                                        "Simulation", "SystemCalls", "Angles", "IMU", "Heading", "CBundledData", "TestSupport"],

@@ -3,7 +3,9 @@ import SystemCalls
 
 /// Looks up an uplink server's host name off the loop (docs/uplink.md §9, "Name resolution"): getaddrinfo
 /// (SystemCalls' `SocketAddress.resolve`, /etc/hosts and DNS) runs on the resolver's own worker thread.
-/// The loop asks with `request()` and takes the outcome with `take()`; both only touch a few fields under
+/// The loop asks with `request()` and takes the outcome with `take()` once `wakeDescriptor` (an
+/// eventfd the worker signals when its answer is stored) polls readable, so a stalled lookup costs the
+/// loop no wake-up; `request` and `take` only touch a few fields under
 /// a mutex the worker never holds across the lookup, so a stalled resolver never stalls the loop. The
 /// result keeps at most `slotCount` addresses (fixed slots, in getaddrinfo's order). A numeric host
 /// needs no thread. `request`, `take` and `address(_:)` allocate nothing.
@@ -38,6 +40,10 @@ public final class AddressResolver: @unchecked Sendable {
     private var resultCount = 0
     private var resultError = ResolveError(code: 0)
     private var thread: WorkerThread?
+    /// eventfd(2) the worker signals once an answer is ready (nil for a numeric host or without a worker);
+    /// `take` clears it. Closed when the resolver ends, after its worker: the worker never writes to a
+    /// closed (or reused) descriptor.
+    public private(set) var wakeDescriptor: FileDescriptor?
     /// The loop's copy of the last addresses found (read with `address(_:)`).
     private var slots: [SocketAddress]
     public private(set) var count = 0
@@ -59,6 +65,7 @@ public final class AddressResolver: @unchecked Sendable {
             return
         }
         isNumeric = false
+        wakeDescriptor = try? FileDescriptor.eventCounter()
         // The thread holds the resolver until it ends (`stop` lets it end even inside a lookup).
         let context = Unmanaged.passRetained(self).toOpaque()
         do throws(Errno) {
@@ -70,8 +77,12 @@ public final class AddressResolver: @unchecked Sendable {
             }
         } catch {
             Unmanaged<AddressResolver>.fromOpaque(context).release()
+            try? wakeDescriptor?.close()
+            wakeDescriptor = nil
         }
     }
+
+    deinit { try? wakeDescriptor?.close() }
 
     /// True while the lookups run on the worker (false for a numeric host, or when no thread could be made:
     /// then `request` looks up on the caller's thread, at start-up).
@@ -104,6 +115,7 @@ public final class AddressResolver: @unchecked Sendable {
         defer { lock.unlock() }
         guard resultReady else { return nil }
         resultReady = false
+        wakeDescriptor?.drainEventCounter()
         guard resultCount > 0 else { return .failed(resultError) }
         var k = 0
         while k < resultCount {
@@ -142,6 +154,7 @@ public final class AddressResolver: @unchecked Sendable {
             let outcome = lookUp(host, port)
             lock.lock()
             store(outcome)
+            if !stopping { wakeDescriptor?.signalEventCounter() }
             lock.unlock()
         }
     }

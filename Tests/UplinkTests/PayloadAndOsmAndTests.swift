@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+import Console
 import TrackLog
 @testable import Uplink
 
@@ -29,11 +30,13 @@ import TrackLog
     }
 
     @Test func isoTimesAcrossDatesAndBeforeTheEpoch() {
-        #expect(text(written { ISO8601Text.write(utcNanoseconds: 0, millisecondDigits: true, into: &$0) }) == "1970-01-01T00:00:00.000Z")
-        #expect(text(written { ISO8601Text.write(utcNanoseconds: -1_000_000, millisecondDigits: true, into: &$0) })
-            == "1969-12-31T23:59:59.999Z")
-        #expect(text(written { ISO8601Text.write(utcNanoseconds: 951_782_400_000_000_000, millisecondDigits: false, into: &$0) })
-            == "2000-02-29T00:00:00Z")
+        #expect(text(written { $0.append(isoTime: 0, fractionDigits: 3) }) == "1970-01-01T00:00:00.000Z")
+        #expect(text(written { $0.append(isoTime: -1_000_000, fractionDigits: 3) }) == "1969-12-31T23:59:59.999Z")
+        #expect(text(written { $0.append(isoTime: 951_782_400_000_000_000, fractionDigits: 0) }) == "2000-02-29T00:00:00Z")
+        // The payload's time is the millisecond the fix was in, never rounded up to the next one.
+        var late = sampleRecord()
+        late.utcNanoseconds = 1_584_538_099_999_900_000
+        #expect(text(written { PositionPayload.write(late, into: &$0) }).contains(#""time":"2020-03-18T13:28:19.999Z""#))
     }
 
     @Test func theOsmAndQueryRequest() {

@@ -214,7 +214,7 @@ public final class Device {
         let machineID: String? = c.uplink.deviceID.isEmpty && !(c.uplink.mqttURL.isEmpty && c.uplink.osmandURL.isEmpty)
             ? (try? WholeFile.read("/etc/machine-id", limitBytes: 256)).map { String(decoding: $0, as: UTF8.self) } : nil
         uplink = DeviceUplink(c.uplink, track: c.track, stateDirectory: c.state.directory, machineID: machineID,
-                              slots: scheduler.pollSet.reserve(2), output: output)
+                              slots: scheduler.pollSet.reserve(4), output: output)
         degradations += uplink.degradations
         self.degradations = degradations
         switch setup.console {

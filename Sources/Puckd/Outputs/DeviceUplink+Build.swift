@@ -14,7 +14,7 @@ struct UplinkSetupProblem: Error {
 
 extension DeviceUplink {
     /// The MQTT uplink from `mqtt_url`, its password file and its cursor (start-up; allocates).
-    static func mqttChannel(_ settings: UplinkSettings, deviceID: String, directory: String, slot: Int, output: DeviceOutput,
+    static func mqttChannel(_ settings: UplinkSettings, deviceID: String, directory: String, slot: Int, lookupSlot: Int, output: DeviceOutput,
                             report: inout [String]) -> Result<DeviceUplinkChannel<MQTTUplinkClient>, UplinkSetupProblem> {
         guard case .success(let url) = MQTTBrokerURL.parse(settings.mqttURL) else { return .failure(.init("[uplink] mqtt_url is not usable")) }
         let lookup = addressLookup(url.host, port: url.port, key: "mqtt_url", report: &report)
@@ -46,13 +46,13 @@ extension DeviceUplink {
         let (feed, rate) = makeFeed(settings, directory: directory, cursor: cursor)
         report.append("uplink: MQTT 3.1.1 to " + settings.mqttURL + ", client id puckd-" + deviceID + ", topic "
             + settings.resolvedTopic(deviceID: deviceID) + rate)
-        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, lookup: lookup, slot: slot, name: "mqtt", rows: .mqtt,
+        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, lookup: lookup, slot: slot, lookupSlot: lookupSlot, name: "mqtt", rows: .mqtt,
                                             output: output, url: settings.mqttURL + " as " + deviceID,
                                             maximumAgeSeconds: settings.backlogMaximumAgeSeconds))
     }
 
     /// The OsmAnd (Traccar) uplink from `osmand_url` and its cursor (start-up; allocates).
-    static func osmandChannel(_ settings: UplinkSettings, deviceID: String, directory: String, slot: Int, output: DeviceOutput,
+    static func osmandChannel(_ settings: UplinkSettings, deviceID: String, directory: String, slot: Int, lookupSlot: Int, output: DeviceOutput,
                               report: inout [String]) -> Result<DeviceUplinkChannel<OsmAndUplinkClient>, UplinkSetupProblem> {
         guard case .success(let url) = OsmAndServerURL.parse(settings.osmandURL) else {
             return .failure(.init("[uplink] osmand_url is not usable"))
@@ -76,7 +76,7 @@ extension DeviceUplink {
         let client = OsmAndUplinkClient(settings: osmand, cursor: cursor, seed: seed(0xD1B5_4A32_D192_ED03))
         let (feed, rate) = makeFeed(settings, directory: directory, cursor: cursor)
         report.append("uplink: OsmAnd (Traccar) HTTP/1.1" + (url.isTLS ? " over TLS" : "") + " to " + settings.osmandURL + ", device identifier " + deviceID + rate)
-        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, lookup: lookup, slot: slot, name: "osmand", rows: .osmand,
+        return .success(DeviceUplinkChannel(client: client, feed: feed, cursorStore: store, lookup: lookup, slot: slot, lookupSlot: lookupSlot, name: "osmand", rows: .osmand,
                                             output: output, url: settings.osmandURL + " as " + deviceID,
                                             maximumAgeSeconds: settings.backlogMaximumAgeSeconds))
     }

@@ -13,7 +13,8 @@ struct UplinkComponentEvents: OptionSet {
 
 /// The fleet uplinks as a part of the loop (docs/uplink.md §9): an MQTT 3.1.1 client (`[uplink]
 /// mqtt_url`) and an OsmAnd HTTP client for Traccar (`[uplink] osmand_url`), either or both, each a
-/// `DeviceUplinkChannel` with its own poll slot (two reserved), deadline, backoff, cursor file
+/// `DeviceUplinkChannel` with its own poll slots (four reserved: a client's socket, its name lookup's
+/// eventfd), deadline, backoff, cursor file
 /// (`<track dir>/mqtt.cursor`, `osmand.cursor`) and fault, both fed from the track journal's durable
 /// records under the same forwarder, rate and backlog rules.
 final class DeviceUplink: LoopComponent {
@@ -43,13 +44,13 @@ final class DeviceUplink: LoopComponent {
             off("the uplink sends from the track journal and [track] enabled = false")
         } else {
             if !settings.mqttURL.isEmpty {
-                switch Self.mqttChannel(settings, deviceID: deviceID, directory: directory, slot: slots[0], output: output, report: &report) {
+                switch Self.mqttChannel(settings, deviceID: deviceID, directory: directory, slot: slots[0], lookupSlot: slots[2], output: output, report: &report) {
                 case .success(let channel): built.0 = channel
                 case .failure(let why): off("MQTT: " + why.text)
                 }
             }
             if !settings.osmandURL.isEmpty {
-                switch Self.osmandChannel(settings, deviceID: deviceID, directory: directory, slot: slots[1], output: output, report: &report) {
+                switch Self.osmandChannel(settings, deviceID: deviceID, directory: directory, slot: slots[1], lookupSlot: slots[3], output: output, report: &report) {
                 case .success(let channel): built.1 = channel
                 case .failure(let why): off("OsmAnd: " + why.text)
                 }
@@ -71,19 +72,19 @@ final class DeviceUplink: LoopComponent {
     }
 
     func fillPollSlots(_ poll: inout PollSet) {
-        if let mqtt { mqtt.fillPollSlots(&poll) } else { poll.set(slots[0], descriptor: nil, events: []) }
-        if let osmand { osmand.fillPollSlots(&poll) } else { poll.set(slots[1], descriptor: nil, events: []) }
+        if let mqtt { mqtt.fillPollSlots(&poll) } else { poll.set(slots[0], descriptor: nil, events: []); poll.set(slots[2], descriptor: nil, events: []) }
+        if let osmand { osmand.fillPollSlots(&poll) } else { poll.set(slots[1], descriptor: nil, events: []); poll.set(slots[3], descriptor: nil, events: []) }
     }
 
     var deadlineNanoseconds: Int64? { WakeScheduler.earliest(mqtt?.deadlineNanoseconds, osmand?.deadlineNanoseconds) }
 
-    /// Services each uplink whose slot is ready or whose deadline passed.
+    /// Services each uplink whose socket or lookup slot is ready or whose deadline passed.
     func service(nowNanoseconds now: Int64, ready: PollReadiness) -> UplinkComponentEvents {
         var events: UplinkComponentEvents = []
-        if let mqtt, ready.isReady(mqtt.slot) || now >= mqtt.deadlineNanoseconds ?? .max {
+        if let mqtt, ready.isReady(mqtt.slot) || ready.isReady(mqtt.lookupSlot) || now >= mqtt.deadlineNanoseconds ?? .max {
             if mqtt.service(nowNanoseconds: now, ready: ready) { events.insert(.faultChanged) }
         }
-        if let osmand, ready.isReady(osmand.slot) || now >= osmand.deadlineNanoseconds ?? .max {
+        if let osmand, ready.isReady(osmand.slot) || ready.isReady(osmand.lookupSlot) || now >= osmand.deadlineNanoseconds ?? .max {
             if osmand.service(nowNanoseconds: now, ready: ready) { events.insert(.faultChanged) }
         }
         return events

@@ -34,6 +34,8 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
     /// The server's name looked up off the loop (the client connects once it has an address).
     var lookup: UplinkAddressLookup
     let slot: Int
+    /// The slot of the name lookup's eventfd (readable once the resolver's worker has an answer).
+    let lookupSlot: Int
     let name: StaticString
     let rows: UplinkRowNames
     let output: DeviceOutput
@@ -62,13 +64,14 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
     private var lastNowNanoseconds: Int64 = 0
     private var saidLookupError: ResolveError?
 
-    init(client: Client, feed: UplinkJournalFeed, cursorStore: UplinkCursorStore, lookup: UplinkAddressLookup, slot: Int,
+    init(client: Client, feed: UplinkJournalFeed, cursorStore: UplinkCursorStore, lookup: UplinkAddressLookup, slot: Int, lookupSlot: Int,
          name: StaticString, rows: UplinkRowNames, output: DeviceOutput, url: String, maximumAgeSeconds: Double) {
         self.client = client
         self.feed = feed
         self.cursorStore = cursorStore
         self.lookup = lookup
         self.slot = slot
+        self.lookupSlot = lookupSlot
         self.name = name
         self.rows = rows
         self.output = output
@@ -126,6 +129,7 @@ final class DeviceUplinkChannel<Client: UplinkConnection> {
 
     func fillPollSlots(_ poll: inout PollSet) {
         poll.set(slot, descriptor: client.descriptor, events: client.pollEvents)
+        poll.set(lookupSlot, descriptor: lookup.wakeDescriptor, events: .readable)
     }
 
     var deadlineNanoseconds: Int64? {

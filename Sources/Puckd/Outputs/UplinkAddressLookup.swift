@@ -21,8 +21,9 @@ struct UplinkAddressLookup {
     private var retryDelaySeconds: Int64 = 1
     private var attemptsAtLookup: UInt64 = 0
     private var failedConnects = 0
-    /// While a lookup runs, the loop looks for its answer this often (the worker does not wake the loop).
-    static let answerPollNanoseconds: Int64 = 250_000_000
+    /// While a lookup runs on a worker that has no eventfd (eventfd(2) failed at start-up), the loop looks
+    /// for its answer this often; with the eventfd the loop sleeps until the worker signals it.
+    static let answerPollWithoutWakeNanoseconds: Int64 = 250_000_000
 
     init(resolver: AddressResolver, key: StaticString) {
         self.resolver = resolver
@@ -33,6 +34,10 @@ struct UplinkAddressLookup {
             inFlight = true
         }
     }
+
+    /// The descriptor the loop polls while a lookup runs: readable once the worker has its answer
+    /// (nil when no lookup runs, or no worker and no eventfd).
+    var wakeDescriptor: FileDescriptor? { inFlight ? resolver.wakeDescriptor : nil }
 
     /// Before the client's service: takes a finished lookup and gives its address to the client, and asks
     /// again when a failed lookup's retry is due. True when `error` changed (the channel says it once).
@@ -83,7 +88,11 @@ struct UplinkAddressLookup {
 
     /// When the channel must look again: for a running lookup's answer, or a failed one's retry.
     func deadlineNanoseconds(lastNowNanoseconds now: Int64) -> Int64? {
-        if inFlight { return now &+ Self.answerPollNanoseconds }
+        if inFlight {
+            if resolver.wakeDescriptor != nil { return nil }   // the lookup slot wakes the loop
+            // No worker: `request` looked up on the caller's thread, the answer is there already.
+            return resolver.isThreaded ? now &+ Self.answerPollWithoutWakeNanoseconds : now
+        }
         return error != nil ? retryAtNanoseconds : nil
     }
 

@@ -11,13 +11,18 @@ public enum TrackTimeText {
     }
 
     /// Formats with millisecond precision, the milliseconds truncated (as the exports always wrote them),
-    /// through puckd's one time formatter (Console's `OutputBuffer.append(isoTime:)`).
+    /// through puckd's one time formatter (Console's `TextByteSink.append(isoTime:)`).
     public static func iso8601(nanoseconds: Int64) -> String {
-        let belowMillisecond = nanoseconds % 1_000_000
-        let millisecond = nanoseconds - (belowMillisecond < 0 ? belowMillisecond + 1_000_000 : belowMillisecond)
         var text = OutputBuffer(capacity: 40)
-        text.append(isoTime: millisecond, fractionDigits: 3)
+        text.append(isoTime: millisecondFloor(nanoseconds: nanoseconds), fractionDigits: 3)
         return text.string
+    }
+
+    /// The time cut down to its millisecond (towards the past, before 1970 too): exports and uplink
+    /// payloads write the millisecond a fix was in, never a rounded-up one.
+    public static func millisecondFloor(nanoseconds: Int64) -> Int64 {
+        let belowMillisecond = nanoseconds % 1_000_000
+        return nanoseconds - (belowMillisecond < 0 ? belowMillisecond + 1_000_000 : belowMillisecond)
     }
 
     /// Parses a `--from`/`--to` time; nil when it is none of the accepted forms.

@@ -28,39 +28,39 @@ public enum OsmAndRequest {
         out.text("GET /?id=")
         out.bytes(id)
         out.text("&lat=")
-        out.fixed(r.latitudeDegrees, fractionDigits: 7)
+        out.append(jsonNumber: r.latitudeDegrees, decimals: 7)
         out.text("&lon=")
-        out.fixed(r.longitudeDegrees, fractionDigits: 7)
+        out.append(jsonNumber: r.longitudeDegrees, decimals: 7)
         if let utc = r.utcNanoseconds {
             out.text("&timestamp=")
-            out.decimal(utc >= 0 ? utc / 1_000_000_000 : (utc - 999_999_999) / 1_000_000_000)
+            out.append(int: utc >= 0 ? utc / 1_000_000_000 : (utc - 999_999_999) / 1_000_000_000)
         }
         if let speed = r.speedMetersPerSecond, speed.isFinite {
             out.text("&speed=")
-            out.fixed(speed * metersPerSecondToKnots, fractionDigits: 2)
+            out.append(jsonNumber: speed * metersPerSecondToKnots, decimals: 2)
         }
         if let bearing = r.heading.degrees ?? r.courseDegrees, bearing.isFinite {
             out.text("&bearing=")
-            out.fixed(bearing, fractionDigits: 1)
+            out.append(jsonNumber: bearing, decimals: 1)
         }
         if let altitude = r.altitudeMSLMeters, altitude.isFinite {
             out.text("&altitude=")
-            out.fixed(altitude, fractionDigits: 2)
+            out.append(jsonNumber: altitude, decimals: 2)
         }
         if let accuracy = r.horizontalAccuracyMeters, accuracy.isFinite {
             out.text("&accuracy=")
-            out.fixed(accuracy, fractionDigits: 1)
+            out.append(jsonNumber: accuracy, decimals: 1)
         }
         if let hdop = r.hdop, hdop.isFinite {
             out.text("&hdop=")
-            out.fixed(hdop, fractionDigits: 2)
+            out.append(jsonNumber: hdop, decimals: 2)
         }
         if let sats = r.satellitesUsed {
             out.text("&sat=")
-            out.decimal(Int64(sats))
+            out.append(int: Int64(sats))
         }
         out.text("&seq=")
-        out.decimal(unsigned: r.sequence)
+        out.append(uint: r.sequence)
         out.text(" HTTP/1.1\r\nHost: ")
         out.bytes(host)
         out.text("\r\nUser-Agent: puckd\r\nConnection: keep-alive\r\n\r\n")
@@ -79,9 +79,9 @@ public enum OsmAndRequest {
         out.text("\",\"location\":{\"timestamp\":")
         PositionPayload.time(r.utcNanoseconds, &out)
         out.text(",\"coords\":{\"latitude\":")
-        out.fixed(r.latitudeDegrees, fractionDigits: 7)
+        out.append(jsonNumber: r.latitudeDegrees, decimals: 7)
         out.text(",\"longitude\":")
-        out.fixed(r.longitudeDegrees, fractionDigits: 7)
+        out.append(jsonNumber: r.longitudeDegrees, decimals: 7)
         out.text(",\"accuracy\":")
         PositionPayload.optional(r.horizontalAccuracyMeters, 1, &out)
         out.text(",\"speed\":")
@@ -93,7 +93,7 @@ public enum OsmAndRequest {
         out.text("},\"is_moving\":")
         if (r.speedMetersPerSecond ?? 0) > 0.5 { out.text("true") } else { out.text("false") }
         out.text(",\"extras\":{\"seq\":")
-        out.decimal(unsigned: r.sequence)
+        out.append(uint: r.sequence)
         out.text("}}}")
         guard !out.overflowed else { return }
         var length = out.count - bodyStart

@@ -11,13 +11,13 @@ public enum PositionPayload {
     /// "heading":…,"accuracy":…,"mode":"3d","sats":…}`; speed in m/s, angles in degrees from true north.
     public static func write(_ record: TrackRecord, into out: inout UplinkByteWriter) {
         out.text("{\"seq\":")
-        out.decimal(unsigned: record.sequence)
+        out.append(uint: record.sequence)
         out.text(",\"time\":")
         time(record.utcNanoseconds, &out)
         out.text(",\"lat\":")
-        out.fixed(record.latitudeDegrees, fractionDigits: 7)
+        out.append(jsonNumber: record.latitudeDegrees, decimals: 7)
         out.text(",\"lon\":")
-        out.fixed(record.longitudeDegrees, fractionDigits: 7)
+        out.append(jsonNumber: record.longitudeDegrees, decimals: 7)
         out.text(",\"alt\":")
         optional(record.altitudeMSLMeters, 2, &out)
         out.text(",\"speed\":")
@@ -35,7 +35,7 @@ public enum PositionPayload {
         case .threeD: out.text("\"3d\"")
         }
         out.text(",\"sats\":")
-        if let sats = record.satellitesUsed { out.decimal(Int64(sats)) } else { out.text("null") }
+        if let sats = record.satellitesUsed { out.append(int: Int64(sats)) } else { out.text("null") }
         out.byte(0x7D)
     }
 
@@ -43,39 +43,11 @@ public enum PositionPayload {
     static func time(_ utc: Int64?, _ out: inout UplinkByteWriter) {
         guard let utc else { out.text("null"); return }
         out.byte(0x22)
-        ISO8601Text.write(utcNanoseconds: utc, millisecondDigits: true, into: &out)
+        out.append(isoTime: TrackTimeText.millisecondFloor(nanoseconds: utc), fractionDigits: 3)
         out.byte(0x22)
     }
 
     static func optional(_ value: Double?, _ digits: Int, _ out: inout UplinkByteWriter) {
-        if let value, value.isFinite { out.fixed(value, fractionDigits: digits) } else { out.text("null") }
-    }
-}
-
-/// ISO 8601 UTC text of a time (`2020-03-18T13:28:19.600Z`), written without allocating.
-public enum ISO8601Text {
-    public static func write(utcNanoseconds utc: Int64, millisecondDigits: Bool, into out: inout UplinkByteWriter) {
-        let second: Int64 = 1_000_000_000
-        var days = utc / (86_400 * second)
-        var rest = utc % (86_400 * second)
-        if rest < 0 { rest += 86_400 * second; days -= 1 }
-        let date = CivilDate.fromDaysSinceEpoch(days)
-        out.padded(date.year, width: 4)
-        out.byte(0x2D)
-        out.padded(date.month, width: 2)
-        out.byte(0x2D)
-        out.padded(date.day, width: 2)
-        out.byte(0x54)
-        let seconds = rest / second
-        out.padded(seconds / 3600, width: 2)
-        out.byte(0x3A)
-        out.padded(seconds / 60 % 60, width: 2)
-        out.byte(0x3A)
-        out.padded(seconds % 60, width: 2)
-        if millisecondDigits {
-            out.byte(0x2E)
-            out.padded(rest % second / 1_000_000, width: 3)
-        }
-        out.byte(0x5A)
+        if let value, value.isFinite { out.append(jsonNumber: value, decimals: digits) } else { out.text("null") }
     }
 }

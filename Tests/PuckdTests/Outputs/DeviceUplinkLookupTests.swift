@@ -109,4 +109,51 @@ import UplinkClient
         #expect(osmand.lookup.inFlight && osmand.client.attempts == 0 && osmand.stateWord.description == "resolving")
         #expect(!osmand.isFaulted, "a lookup still running is no fault yet")
     }
+
+    /// The loop as `DeviceLoop` runs it, for the uplink alone: fill the poll set, sleep in a real poll() until
+    /// the uplink's deadline (at most `budget`), service. Returns the wake-ups; `now` follows the timeouts.
+    static func sleepUntilDue(_ uplink: DeviceUplink, poll: inout PollSet, now: inout Int64, budget: Int64) -> Int {
+        var wakeUps = 0
+        var slept: Int64 = 0
+        while slept < budget {
+            uplink.fillPollSlots(&poll)
+            let timeout = min(max(0, (uplink.deadlineNanoseconds ?? .max) - now), budget - slept)
+            let ready = poll.wait(timeoutMilliseconds: Int32(timeout / 1_000_000))
+            now += timeout
+            slept += timeout
+            wakeUps += 1
+            _ = uplink.service(nowNanoseconds: now, ready: ready)
+        }
+        return wakeUps
+    }
+
+    @Test func aHangingLookupCostsTheLoopNoWakeUpAndItsAnswerIsTakenAtOnce() throws {
+        let h = try SimulatedDeviceHarness(overrides: ["uplink.device_id=wake", "uplink.osmand_url=http://localhost:9"])
+        defer { h.removeDirectory() }
+        let osmand = try #require(h.device.uplink.osmand, "\(h.device.uplink.reportLines)")
+        let table = NameTable()
+        table.set(.ipv4(address: (127, 0, 0, 1), port: 9))
+        table.stall()
+        defer { table.release() }
+        Self.swapLookup(osmand, port: 9, table: table)
+        defer { osmand.lookup.stop() }
+        while !table.isBlocked { usleep(1000) }
+        #expect(osmand.lookup.wakeDescriptor != nil, "the lookup's eventfd is in the poll set")
+
+        // 2 s of the loop while the lookup hangs: one wake-up, the budget's end (polling every 250 ms: 9).
+        var poll = PollSet()
+        _ = poll.reserve(max(osmand.slot, osmand.lookupSlot) + 1)
+        var now = h.now
+        let wakeUps = Self.sleepUntilDue(h.device.uplink, poll: &poll, now: &now, budget: 2_000_000_000)
+        #expect(wakeUps == 1, "no periodic wake-ups while DNS stalls: \(wakeUps)")
+        #expect(osmand.lookup.inFlight && !osmand.lookup.hasAddress)
+
+        // The answer arrives: the lookup's slot polls readable at once and one service takes it.
+        table.release()
+        h.device.uplink.fillPollSlots(&poll)
+        let ready = poll.wait(timeoutMilliseconds: 10_000)
+        #expect(ready.isReady(osmand.lookupSlot), "the worker's eventfd wakes the loop")
+        _ = h.device.uplink.service(nowNanoseconds: now, ready: ready)
+        #expect(osmand.lookup.hasAddress, "the answer taken at the wake-up it arrived")
+    }
 }
