@@ -52,6 +52,23 @@ import TestSupport
             files.flusher.mark(durableThrough: writer.nextSequence - 1)
         }
 
+        /// Releases the gate from another thread after `microseconds` (a watchdog: a loop that waits for
+        /// the flusher returns then, and the test fails on the wait instead of hanging).
+        func releaseLater(afterMicroseconds microseconds: UInt32) {
+            let box = Unmanaged.passRetained(ReleaseAfter(gate: gate, microseconds: microseconds)).toOpaque()
+            _ = try? WorkerThread.start(stackBytes: 64 << 10, context: box) { context in
+                let job = Unmanaged<ReleaseAfter>.fromOpaque(context!).takeRetainedValue()
+                usleep(job.microseconds)
+                job.gate.release()
+                return nil
+            }
+        }
+
+        final class ReleaseAfter {
+            let gate: StallGate, microseconds: UInt32
+            init(gate: StallGate, microseconds: UInt32) { self.gate = gate; self.microseconds = microseconds }
+        }
+
         /// The `.trk` files in the journal's directory now.
         var segmentFiles: [Substring] {
             runProcess(["ls", directory + "/track"])?.output.split(separator: "\n").filter { $0.hasSuffix(".trk") } ?? []
@@ -90,6 +107,43 @@ import TestSupport
         #expect(kept.count == 2, "the drops done: \(kept)")
         #expect(journal.records.map(\.sequence) == Array(40..<80), "the two newest segments, whole")
         #expect(writer.close(nowNanoseconds: journal.now))
+    }
+
+    /// A disk stalled across 20 rotations (400 fixes, 20 a segment): each rotation would hand the flusher
+    /// a close, a header sync and a directory fsync that never fold, so the ring (64) fills after about 7
+    /// of them and the loop used to wait for room (`flusherWaits`). Now a rotation is handed over only
+    /// while `TrackFlusher.rotationReserve` entries are free; otherwise the records stay in the writer's
+    /// buffer (512) and the loop goes on. Released, every record reaches the journal, none lost, no gap.
+    /// (A watchdog releases the stall after 3 s, so a loop that waits fails here instead of hanging.)
+    @Test func aStallAcrossManyRotationsKeepsTheRecordsBufferedInsteadOfWaiting() throws {
+        let journal = StalledJournal { settings in
+            settings.segmentBytes = Int64(TrackSegmentHeader.byteCount + 20 * TrackRecord.byteCount)
+        }
+        let writer = journal.writer, flusher = journal.files.flusher
+        journal.releaseLater(afterMicroseconds: 3_000_000)
+        journal.feed(400, step: 1e-5)
+        let waits = flusher.statistics.waits
+        let stalled = journal.gate.entries <= 1 && flusher.durableSequence == nil
+        #expect(waits == 0, "the loop waited \(waits) times for room in the flusher's ring")
+        #expect(stalled, "the flusher was still stalled when the 400 fixes were done")
+        #expect(writer.counters.recordsAppended == 400 && writer.counters.recordsLost == 0, "\(writer.counters)")
+        #expect(writer.counters.rotationsDeferred > 0 && writer.pendingRecords > 0, "the records wait in the buffer: \(writer.counters)")
+        journal.gate.release()
+        // The disk is back: a flush a second (each 10 ms of real time, so the real disk keeps up) rotates
+        // and writes what waited, still without the loop waiting.
+        var rounds = 0
+        while writer.pendingRecords > 0 && rounds < 1000 {
+            usleep(10_000)
+            journal.now += StalledJournal.second
+            journal.flush()
+            rounds += 1
+        }
+        #expect(writer.pendingRecords == 0 && flusher.statistics.waits == 0, "\(rounds) flushes, \(flusher.statistics.waits) waits")
+        #expect(writer.counters.recordsLost == 0 && writer.counters.recordsWritten == 400, "\(writer.counters)")
+        #expect(writer.close(nowNanoseconds: journal.now + StalledJournal.second))
+        flusher.stop()
+        #expect(flusher.durableSequence == 399)
+        #expect(journal.records.map(\.sequence) == Array(0..<400), "every record, in order, none lost")
     }
 
     /// A disk stalled for 300 flushes (5 minutes at 1 s) in one segment: the ring (64) would be full after
