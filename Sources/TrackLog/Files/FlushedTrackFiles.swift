@@ -43,6 +43,9 @@ public struct FlushedTrackFiles: TrackFileSystem {
         return nil
     }
 
+    /// Room in the flusher's ring for a rotation's requests (`TrackFlusher.rotationReserve`).
+    public var canRotateWithoutWaiting: Bool { flusher.hasRoomForRotation }
+
     /// Queues the directory's open, fsync and close on the flusher (a failure comes back through the
     /// next `sync`, like a segment's).
     public func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno? {

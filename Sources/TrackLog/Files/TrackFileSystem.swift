@@ -32,10 +32,15 @@ public protocol TrackFileSystem {
     func rename(_ from: String, _ to: String) -> Errno?
     /// fsync of the directory (after creating or removing a segment); nil or the error.
     func syncDirectory(_ path: UnsafePointer<CChar>) -> Errno?
+    /// True when a segment rotation (closing, creating and dropping segments) can be handed over now
+    /// without waiting (`FlushedTrackFiles`: room in the flusher's ring); false keeps the records
+    /// buffered until a later flush. Defaults to true (the operations run in place).
+    var canRotateWithoutWaiting: Bool { get }
 }
 
 extension TrackFileSystem {
     public func removeDropped(_ path: UnsafePointer<CChar>) -> Errno? { remove(path) }
+    public var canRotateWithoutWaiting: Bool { true }
 }
 
 /// The error of a track file operation (a listing or a read the reader makes, an open).

@@ -101,6 +101,21 @@ public final class TrackFlusher: @unchecked Sendable {
         return end == 0 ? nil : end - 1
     }
 
+    /// Free ring entries a rotation needs so that no request of it, nor of the flushes after it, waits:
+    /// a rotation hands over at most a sync and a close of the old segment and its raw file, the new
+    /// header's sync, a directory fsync and per segment dropped for the cap two unlinks and a directory
+    /// fsync; a flush without rotation adds at most one sync and one mark before they fold (`coalesce`).
+    public static let rotationReserve = 16
+
+    /// True when at least `rotationReserve` entries are free (always true without the thread).
+    public var hasRoomForRotation: Bool {
+        guard running else { return true }
+        lock.lock()
+        let free = Self.capacity - count
+        lock.unlock()
+        return free >= Self.rotationReserve
+    }
+
     /// Requests folded into waiting ones while the ring was full (a stalled disk).
     public var coalescedRequests: UInt64 { coalesced.load(ordering: .relaxed) }
 

@@ -79,5 +79,8 @@ public struct TrackLogCounters: Sendable, Equatable {
     public var recordsDropped: UInt64 = 0
     public var rawBytesWritten: UInt64 = 0
     public var rawBytesLost: UInt64 = 0
+    /// Flushes that kept their records buffered instead of rotating, because the file system had no room
+    /// to take a rotation's requests without waiting (a stalled flusher, docs/track-log.md §4).
+    public var rotationsDeferred: UInt64 = 0
     public init() {}
 }

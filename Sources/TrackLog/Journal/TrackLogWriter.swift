@@ -159,6 +159,12 @@ public final class TrackLogWriter<Files: TrackFileSystem> {
             let currentName = current == nil ? nil : segments.last
             if currentName == nil || currentName!.name.utcDay != day
                 || currentName!.trackBytes + Int64(TrackRecord.byteCount) > settings.segmentBytes {
+                // A stalled flusher: the records wait in the buffer (bounded; beyond it `recordsLost`)
+                // rather than the loop waiting for room to hand the rotation over. Shutdown may wait.
+                if !closing && !files.canRotateWithoutWaiting {
+                    counters.rotationsDeferred += 1
+                    break
+                }
                 if let f = beginSegment(day: day, firstSequence: sequence(ofPending: done)) { failure = f; break }
             }
             var end = done + 1
