@@ -45,8 +45,14 @@ import Testing
         for s in 0..<2 {
             let bytes = Self.cycle(s)
             let start = Int64(s) * Self.second
-            let chunks = stride(from: 0, to: bytes.count, by: 16).enumerated().map { k, from in
-                (bytes: bytes[from..<min(from + 16, bytes.count)], at: start + Int64(k) * 1_000_000)
+            // Each sentence in 16-byte frames (its last frame shorter), one frame a millisecond.
+            var chunks: [(bytes: ArraySlice<UInt8>, at: Int64)] = []
+            var from = 0
+            for end in bytes.indices where bytes[end] == 0x0A {
+                for piece in stride(from: from, through: end, by: 16) {
+                    chunks.append((bytes: bytes[piece...min(piece + 15, end)], at: start + Int64(chunks.count) * 1_000_000))
+                }
+                from = end + 1
             }
             closed += Self.deliver(chunks, into: &pipeline, until: start + Self.second)
             let last = chunks.last!.at
