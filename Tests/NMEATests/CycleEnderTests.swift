@@ -218,7 +218,7 @@ func withoutSky(_ fix: Fix) -> Fix {
     @Test func whileLearningTheBurstsEndClosesTheEpoch() throws {
         // The first cycles after start have no learned ender: with `lineCharacterNanoseconds` set (the
         // device sets it from the baud), the epoch closes when the line has been quiet for the last
-        // read's bytes plus 16 character times (not 5 ms, not a cycle late); a read that ended inside
+        // read's bytes plus 16 character times, at least 1.5 ms (not 5 ms, not a cycle late); a read that ended inside
         // a sentence waits 82 + 16 characters (the longest sentence). Once an ender is predicted, the quarter-period quiet
         // line is the fallback again.
         let second: Int64 = 1_000_000_000
@@ -241,9 +241,9 @@ func withoutSky(_ fix: Fix) -> Fix {
                 if learning { #expect(pipeline.deadlineNanoseconds == t + 100_000 + 98 * 21_701, "inside a sentence: the cap") }
                 pipeline.feed(UnsafeRawBufferPointer(rebasing: raw[20...]), nowNanoseconds: t + 200_000) { fixes.append(copy $0) }
             }
-            if learning { #expect(pipeline.deadlineNanoseconds == t + 200_000 + Int64(gga.count - 20 + 16) * 21_701) }
+            if learning { #expect(pipeline.deadlineNanoseconds == t + 200_000 + max(Int64(gga.count - 20 + 16) * 21_701, 1_500_000), "at least the 1.5 ms floor") }
         }
-        let quiet = { (t: Int64) in t + 200_000 + Int64(nmea(["$GPGGA,120000.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"]).count - 20 + 16) * 21_701 }
+        let quiet = { (t: Int64) in t + 200_000 + max(Int64(nmea(["$GPGGA,120000.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,"]).count - 20 + 16) * 21_701, 1_500_000) }
         cycle(0, at: 0)
         #expect(pipeline.assembler.cycle.isLearning)
         pipeline.closeIfQuiet(nowNanoseconds: quiet(0) - 1) { fixes.append(copy $0) }

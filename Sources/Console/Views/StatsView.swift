@@ -124,6 +124,7 @@ public enum StatsView {
         body("epochsClosedAtCycleEnder", Int64(a.epochsClosedAtCycleEnder))
         body("epochsClosedByNextEpoch", Int64(a.epochsClosedByNextEpoch))
         body("epochsClosedByQuietLine", Int64(a.epochsClosedByQuietLine)); body("sentencesAfterClose", Int64(a.sentencesAfterClose))
+        body("epochsCutWhileLearning", Int64(a.epochsCutWhileLearning))
     }
 
     static func forEachConsoleCounter(_ c: ConsoleSessionCounters, _ body: (StaticString, Int64) -> Void) {

@@ -33,6 +33,9 @@ public struct AssemblerCounters: Sendable, Equatable {
     public var epochsClosedByNextEpoch = 0
     /// Sentences for an epoch that was already closed (after its ender or a quiet line): skipped.
     public var sentencesAfterClose = 0
+    /// Learning epochs closed by the burst end before the cycle's end (a sentence of theirs came after
+    /// the close): each grows the burst-end wait (`EpochAssembler.longestCuttingPauseNanoseconds`).
+    public var epochsCutWhileLearning = 0
 
     public init() {}
 }

@@ -51,6 +51,12 @@ public struct EpochAssembler: Sendable {
         /// the last read's bytes took on the line plus `burstEndCharacters` (see `quietDeadlineNanoseconds`).
         /// 0 turns this off (the quiet fraction decides; a quiet fraction of 0 turns it off too).
         public var lineCharacterNanoseconds: Int64 = 0
+        /// The shortest burst-end wait while learning, nanoseconds (1.5 ms: a USB-serial bridge hands
+        /// over what it has every 1 ms frame, however few characters that took on the line).
+        public var minimumBurstEndNanoseconds: Int64 = 1_500_000
+        /// The longest the burst-end wait grows to after cut epochs, nanoseconds (250 ms: a quarter of
+        /// a 1 Hz cycle, the quiet line of a learned receiver).
+        public var maximumBurstEndNanoseconds: Int64 = 250_000_000
         /// A 3D fix in an epoch without an altitude of its own (the RMC-only cycles of a receiver that
         /// sends GGA every 2nd or 4th cycle) keeps the altitude of a 3D epoch at most this long before,
         /// flagged `altitudeHeld`, nanoseconds (5 s).
@@ -93,6 +99,15 @@ public struct EpochAssembler: Sendable {
     /// The characters the burst-end wait covers after that read: its bytes (capped) plus
     /// `burstEndCharacters`; the cap when it ended inside a sentence.
     var burstEndWaitCharacters: Int64 = 0
+    /// The closed epoch was closed by the burst end while learning (a late sentence then means it was cut).
+    var closedAtBurstEnd = false
+    /// A late sentence of a burst-end close came in the read being fed: `noteLineActivity` measures its pause.
+    var cutPending = false
+    /// The last read before the burst-end close, and the first read after it (the pause is between them).
+    var lastReadBeforeBurstClose: Int64 = 0
+    var firstReadAfterBurstClose: Int64?
+    /// The longest pause inside a cycle that cut a learning epoch, nanoseconds (0: none yet).
+    public internal(set) var longestCuttingPauseNanoseconds: Int64 = 0
     /// The altitude of the last 3D epoch that had one, for `altitudeHoldNanoseconds`.
     var heldAltitude: (msl: Double, separation: Double?, utc: Int64?, timeOfDay: Int64)?
 
@@ -189,6 +204,15 @@ public struct EpochAssembler: Sendable {
     /// the last of them inside a sentence or not: the quiet-line close counts from the last such time.
     /// Callers without a clock (replay) never call it.
     public mutating func noteLineActivity(nowNanoseconds now: Int64, byteCount: Int = 0, endsInsideSentence: Bool = false) {
+        if cutPending {
+            // The reads before and after the close were this far apart: a pause inside the cycle.
+            let pause = (firstReadAfterBurstClose ?? now) - lastReadBeforeBurstClose
+            longestCuttingPauseNanoseconds = max(longestCuttingPauseNanoseconds, pause)
+            counters.epochsCutWhileLearning += 1
+            cutPending = false
+        } else if closedAtBurstEnd && firstReadAfterBurstClose == nil {
+            firstReadAfterBurstClose = now
+        }
         lastActivityNanoseconds = now
         let chunk = endsInsideSentence ? EpochAssembler.burstChunkCapBytes : min(max(byteCount, 0), EpochAssembler.burstChunkCapBytes)
         burstEndWaitCharacters = Int64(chunk + EpochAssembler.burstEndCharacters)
@@ -202,15 +226,25 @@ public struct EpochAssembler: Sendable {
     /// (a UART's receive FIFO, a USB adapter's packets, a writer's sentences), each n characters after
     /// the one before, so the line has gone quiet when n + `burstEndCharacters` character times pass
     /// without a byte (n at most `burstChunkCapBytes`, and that cap when the read ended inside a
-    /// sentence: more of it is on its way). docs/nmea-epochs.md §1, its second item (a quiet line).
+    /// sentence: more of it is on its way), and never less than `minimumBurstEndNanoseconds`. A writer
+    /// that pauses longer inside a cycle cuts it once: a sentence of the closed epoch still comes, and
+    /// from then on the wait is at least twice the longest such pause (`longestCuttingPauseNanoseconds`,
+    /// at most `maximumBurstEndNanoseconds`). docs/nmea-epochs.md §1, its second item (a quiet line).
     public var quietDeadlineNanoseconds: Int64? {
         guard state == .open, let last = lastActivityNanoseconds else { return nil }
         if configuration.lineCharacterNanoseconds > 0 && configuration.quietCloseFraction > 0 && learner.isLearning {
-            return last + burstEndWaitCharacters * configuration.lineCharacterNanoseconds
+            return last + burstEndWaitNanoseconds
         }
         guard learner.periodNanoseconds > 0, configuration.quietCloseFraction > 0 else { return nil }
         let quiet = Int64(configuration.quietCloseFraction * Double(learner.periodNanoseconds))
         return last + max(quiet, configuration.minimumQuietNanoseconds)
+    }
+
+    /// How long the line must be quiet after the last read to end a learning epoch's burst, nanoseconds.
+    var burstEndWaitNanoseconds: Int64 {
+        let characters = burstEndWaitCharacters * configuration.lineCharacterNanoseconds
+        let grown = min(2 * longestCuttingPauseNanoseconds, configuration.maximumBurstEndNanoseconds)
+        return max(characters, configuration.minimumBurstEndNanoseconds, grown)
     }
 
     /// Characters of silence after a read's own bytes that end a burst while learning (16: a UART's
@@ -230,7 +264,11 @@ public struct EpochAssembler: Sendable {
     public mutating func closeIfQuiet(nowNanoseconds now: Int64, _ onFix: (borrowing Fix) -> Void) {
         guard let deadline = quietDeadlineNanoseconds, now >= deadline else { return }
         counters.epochsClosedByQuietLine += 1
+        let atBurstEnd = learner.isLearning
         complete(onFix)
+        closedAtBurstEnd = atBurstEnd
+        lastReadBeforeBurstClose = lastActivityNanoseconds ?? now
+        firstReadAfterBurstClose = nil
     }
 
     // MARK: epoch boundaries
@@ -251,6 +289,7 @@ public struct EpochAssembler: Sendable {
         if sky.publishIfComplete(used: usedSets[1 - usedIndex]) { counters.skyViews += 1 }
         acc = EpochAccumulator(timeOfDay: time)
         state = .open
+        closedAtBurstEnd = false
         learner.beginCycle(timeOfDayNanoseconds: time.nanoseconds)
         return true
     }
@@ -266,6 +305,10 @@ public struct EpochAssembler: Sendable {
                 learner.noteWrongEnder()
                 closedAtEnder = false
             }
+            if closedAtBurstEnd {
+                cutPending = true
+                closedAtBurstEnd = false
+            }
         case .none: counters.sentencesBeforeFirstEpoch += 1
         }
         return false
@@ -276,6 +319,7 @@ public struct EpochAssembler: Sendable {
         completeOpenEpoch()
         state = .closed
         closedAtEnder = false
+        closedAtBurstEnd = false
         onFix(lastFix)
     }
 
