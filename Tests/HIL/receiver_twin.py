@@ -6,7 +6,7 @@ sentences and (nominal) baud when told, and forgets everything on a power cycle 
 The same protocol rules as the Swift twins in Sources/Hardware (SimulatedUbloxReceiver,
 SimulatedMediaTekReceiver); docs/receivers.md describes the commands. QEMU's socket chardev carries
 bytes at any speed, so the baud rate is only recorded here: what the line speed does to the bytes is
-tested on a pty (Tests/PuckdTests/Device/ReceiverConfigurationTests). Standard library only.
+tested on a pty (Tests/PuckdTests/Device/Components/ReceiverConfigurationTests). Standard library only.
 """
 import struct
 

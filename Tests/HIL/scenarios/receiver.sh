@@ -10,7 +10,7 @@
 # recognized and configured with its own commands, its refusal said once; and `configure = never`
 # writing nothing. The checks look at the twin's state (what the receiver was told) and at puckd's
 # log, `status` and `stats`. What QEMU's line cannot show (bytes garbled at a wrong speed) is tested on
-# a pty (Tests/PuckdTests/Device/ReceiverConfigurationTests).
+# a pty (Tests/PuckdTests/Device/Components/ReceiverConfigurationTests).
 # This file is the plumbing (starting puckd); the checks are Tests/HIL/checks/receiver_checks.py,
 # run by hil_python_checks.
 # shellcheck disable=SC2317  # functions called by the checker through hil_python_checks
