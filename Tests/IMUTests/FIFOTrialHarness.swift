@@ -134,8 +134,7 @@ enum FIFOTrial {
 
     /// Checks the FIFO run's times against the polled run's: one period apart, never pulled forward,
     /// pulled back by less than one period in all (a later burst read earlier after its conversion),
-    /// and each within a period after its conversion (less `slackNanoseconds`: the twin's period is
-    /// whole nanoseconds, the chip's nominal is not).
+    /// and each within a period after its conversion (less `slackNanoseconds`).
     static func expectTimes(_ fifo: Run, _ polled: Run, period: Int64, slackNanoseconds: Int64 = 100) {
         var i = 1
         var forward: Int64 = 0, backward: Int64 = 0

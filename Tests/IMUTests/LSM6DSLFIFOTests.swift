@@ -40,8 +40,7 @@ import Testing
         let worst = Self.largestDifference(polled.headings, fifo.headings)
         print("FIFO vs polled heading, accelerometer + gyroscope, berryIMUv3: \(worst)°")
         #expect(worst <= 0.01, "largest heading difference \(worst)°")
-        // Times: one period apart, each within a period after its conversion (less 50 ns: the twin's
-        // period is 9 615 384 ns, the chip's nominal 9 615 384.6).
+        // Times: one period apart, each within a period after its conversion (less 50 ns of slack).
         FIFOTrial.expectTimes(fifo, polled, period: Self.period, slackNanoseconds: 50)
     }
 
