@@ -23,12 +23,10 @@ import Testing
         let turned = polled.headings.map { FIFOTrial.largestDifference([polled.headings[0]], [$0]) }.max() ?? 0
         #expect(turned > 45, "the heading turned by \(turned)°")
         let worst = FIFOTrial.largestDifference(polled.headings, fifo.headings)
-        // 0.01° (measured: MPU-9250 < 0.01°, ICM-20948 < 0.01°). The LSM9DS1 misses it: 0.0154°. Its
-        // twin converts every Int64(1e9 / 119) = 8 403 361 ns, 0.34 ns short of the chip's nominal
-        // period the sample clock uses, so each burst's newest time is clamped back to its read, and
-        // the filter sees those nanosecond steps (docs/hardware.md §1.7.5).
+        // 0.01° for every chip (docs/hardware.md §1.7.5). The LSM9DS1 missed it (0.0154°) while its twin
+        // converted every Int64(1e9 / 119) = 8 403 361 ns, 0.34 ns short of its 119 Hz period.
         print("FIFO vs polled heading, accelerometer + gyroscope, \(board): \(worst)°")
-        let limit = board == .senseHAT ? 0.02 : 0.01
+        let limit = 0.01
         #expect(worst <= limit, "\(board): largest heading difference \(worst)°")
         FIFOTrial.expectTimes(fifo, polled, period: FIFOTrial.period(board))
     }
@@ -39,15 +37,10 @@ import Testing
     /// by the time since the last one may move them.
     @Test(arguments: boards)
     func withTheMagnetometerReadOncePerBurstTheHeadingStaysCloseToThePolledOne(_ board: SimulatedIMUBoard) throws {
-        let rows = RecordedIMUData.samples
-        try #require(rows.count > 10_000)
-        let polled = FIFOTrial.run(board, rows, burstHertz: 0)
-        let fifo = FIFOTrial.run(board, rows, burstHertz: 10)
+        try #require(RecordedIMUData.samples.count > 10_000)
+        let (worst, rms, fifo) = FIFOTrial.magnetometerComparison(board)
         #expect(fifo.headings.count == fifo.conversions)
-        let settled = Int(10e9 / Double(FIFOTrial.period(board)))                 // 10 s
-        let (worst, rms) = FIFOTrial.difference(polled.headings, fifo.headings, after: settled)
         // Measured: LSM9DS1 0.48° worst, 0.14° RMS; MPU-9250 0.26°, 0.11°; ICM-20948 0.26°, 0.06°.
-        print("FIFO vs polled heading with the magnetometer, \(board): \(worst)° worst, \(rms)° RMS after 10 s")
         #expect(worst <= 1, "\(board): largest heading difference after 10 s: \(worst)°")
         #expect(rms <= 0.3, "\(board): RMS heading difference after 10 s: \(rms)°")
     }

@@ -17,6 +17,10 @@ public struct IMUSampleClock: Sendable {
     public private(set) var newestNanoseconds: Int64?
     private var anchorReadNanoseconds: Int64 = 0
     private var samplesSinceAnchor = 0
+    /// The part of a nanosecond by which the newest sample's exact time is later than
+    /// `newestNanoseconds` (a period is not whole nanoseconds: rounding each burst's step would move
+    /// the time line by up to half a nanosecond a burst).
+    private var newestFraction = 0.0
     /// Shortest span of reads over which the period is measured, nanoseconds.
     public static let measurementSpanNanoseconds: Int64 = 2_000_000_000
     /// How far the measured period may be from the nominal (a chip's rate tolerance, generously).
@@ -32,6 +36,7 @@ public struct IMUSampleClock: Sendable {
     public mutating func restart() {
         newestNanoseconds = nil
         samplesSinceAnchor = 0
+        newestFraction = 0
     }
 
     /// The time of the `index`-th of `count` samples (oldest 0) of a burst read at `readNanoseconds`.
@@ -50,6 +55,7 @@ public struct IMUSampleClock: Sendable {
             newestNanoseconds = read
             anchorReadNanoseconds = read
             samplesSinceAnchor = 0
+            newestFraction = 0
             return
         }
         samplesSinceAnchor += count
@@ -63,10 +69,13 @@ public struct IMUSampleClock: Sendable {
             let high = nominalPeriodNanoseconds * (1 + IMUSampleClock.periodTolerance)
             if abs(measured - periodNanoseconds) > 2 * resolution { periodNanoseconds = min(max(measured, low), high) }
         }
-        var newest = previous + Int64((Double(count) * periodNanoseconds).rounded())
+        let step = Double(count) * periodNanoseconds + newestFraction
+        let whole = step.rounded(.down)
+        var newest = previous + Int64(whole)
+        newestFraction = step - whole
         let earliest = read - Int64(periodNanoseconds.rounded())
-        if newest > read { newest = read }
-        if newest < earliest { newest = earliest }
+        if newest > read { newest = read; newestFraction = 0 }
+        if newest < earliest { newest = earliest; newestFraction = 0 }
         newestNanoseconds = newest
     }
 
@@ -79,5 +88,6 @@ public struct IMUSampleClock: Sendable {
         let newest = edge + Int64((Double(count - 1 - sample) * periodNanoseconds).rounded())
         guard newest <= read, newest > read - Int64((Double(count) * periodNanoseconds).rounded()) else { return }
         newestNanoseconds = newest
+        newestFraction = 0
     }
 }

@@ -29,6 +29,10 @@ public final class SimulatedIMU {
     public let magnetometer: SimulatedChip?
     private var nextPrimaryNanoseconds: Int64?
     private var nextMagnetometerNanoseconds: Int64?
+    /// The parts of a nanosecond by which each chip's next conversion is later than its whole
+    /// nanosecond (a chip's period, 1e9 / rate, is not whole: 8 403 361.34 ns at 119 Hz).
+    private var primaryFraction = 0.0
+    private var magnetometerFraction = 0.0
 
     public init(board: SimulatedIMUBoard, bus: SimulatedI2CBus = SimulatedI2CBus()) {
         self.board = board
@@ -69,8 +73,8 @@ public final class SimulatedIMU {
     /// configured output data rate (e.g. LSM6DSL 104 Hz, LIS3MDL 80 Hz), so data-ready flags rise
     /// and fall as on hardware. Chips that are not converting present nothing.
     public func advance(toNanoseconds now: Int64, truth: (Int64) -> IMUSample) {
-        advance(primary, &nextPrimaryNanoseconds, now, truth)
-        if let magnetometer { advance(magnetometer, &nextMagnetometerNanoseconds, now, truth) }
+        advance(primary, &nextPrimaryNanoseconds, &primaryFraction, now, truth)
+        if let magnetometer { advance(magnetometer, &nextMagnetometerNanoseconds, &magnetometerFraction, now, truth) }
     }
 
     /// When the primary chip makes its `conversions`-th next conversion (1: the next), monotonic ns;
@@ -78,17 +82,24 @@ public final class SimulatedIMU {
     public func primaryConversionNanoseconds(ahead conversions: Int) -> Int64? {
         let rate = primary.outputDataRateHertz
         guard rate > 0, conversions > 0, let next = nextPrimaryNanoseconds else { return nil }
-        return next + Int64(conversions - 1) * Int64(1e9 / rate)
+        return next + Int64((Double(conversions - 1) * 1e9 / rate + primaryFraction).rounded(.down))
     }
 
-    private func advance(_ chip: SimulatedChip, _ next: inout Int64?, _ now: Int64, _ truth: (Int64) -> IMUSample) {
+    /// Conversions at the chip's exact period (docs/hardware.md §1.7.5): the k-th after the first at
+    /// k · 1e9 / rate, to the nanosecond below, not k times a period truncated to whole nanoseconds.
+    private func advance(_ chip: SimulatedChip, _ next: inout Int64?, _ fraction: inout Double, _ now: Int64,
+                         _ truth: (Int64) -> IMUSample) {
         let rate = chip.outputDataRateHertz
-        guard rate > 0 else { next = nil; return }
-        let period = Int64(1e9 / rate)
+        guard rate > 0 else { next = nil; fraction = 0; return }
+        let period = 1e9 / rate
+        if next == nil { fraction = 0 }
         var t = next ?? now
         while t <= now {
             chip.present(truth(t))
-            t += period
+            let step = period + fraction
+            let whole = step.rounded(.down)
+            t += Int64(whole)
+            fraction = step - whole
         }
         next = t
     }

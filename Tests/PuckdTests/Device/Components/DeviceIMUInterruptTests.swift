@@ -12,8 +12,7 @@ import TestSupport
 @Suite(.serialized) struct DeviceIMUInterruptTests {
     /// A free BCM line of the sim profile (button 17, LEDs 22–24, PPS 18).
     static let line = 25
-    /// The twin's conversion period (104 Hz) and the sim profile's watermark: 10 bursts/s → 11 samples.
-    static let periodNanoseconds = Int64(1e9 / 104)
+    /// The sim profile's watermark at the twin's 104 Hz: 10 bursts/s → 11 samples.
     static let watermarkSamples = 11
 
     static func harness(line: Int?, wiredTo wire: Int? = nil) throws -> SimulatedDeviceHarness {
@@ -71,7 +70,9 @@ import TestSupport
                 var i = 1
                 while i < run.bursts.count {
                     let gap = run.bursts[i].0 - run.bursts[i - 1].0
-                    #expect(abs(gap - Int64(Self.watermarkSamples) * Self.periodNanoseconds) <= 2, "burst \(i): \(gap) ns")
+                    // The twin converts at the exact 1e9 / 104 ns (docs/hardware.md §1.7.5).
+                    let expected = Int64((Double(Self.watermarkSamples) * 1e9 / 104).rounded())
+                    #expect(abs(gap - expected) <= 2, "burst \(i): \(gap) ns")
                     i += 1
                 }
                 let newest = try #require(h.device.imuLink.lastSample)
