@@ -70,7 +70,8 @@ import Testing
         #expect(gaps == 1, "one gap, where the samples were lost")
     }
 
-    @Test(arguments: boards)
+    /// Every FIFO chip, the LSM6DSL (BerryIMU v3) among them.
+    @Test(arguments: boards + [.berryIMUv3])
     func burstReadsAllocateNothing(_ board: SimulatedIMUBoard) throws {
         let rows = RecordedIMUData.samples
         try #require(!rows.isEmpty)

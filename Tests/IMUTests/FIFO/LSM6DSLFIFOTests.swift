@@ -85,34 +85,6 @@ import Testing
         #expect(chip.fifoLevelWords == 2046)
         #expect(chip.fifoRead(0x3B, bank: 0).map { $0 & 0x60 } == 0x60, "OVER_RUN and FIFO_FULL_SMART")
     }
-
-    @Test func burstReadsAllocateNothing() throws {
-        let rows = RecordedIMUData.samples
-        try #require(!rows.isEmpty)
-        let imu = SimulatedIMU(board: .berryIMUv3)
-        var now: Int64 = 0
-        var device = DriverHarness.runningDevice(imu, configuration: Self.configuration(burstHertz: 10), now: &now)
-        var burst = IMUBurst()
-        var delivered = 0
-        var k = 0
-        func cycle(_ bursts: Int) {
-            var b = 0
-            while b < bursts {
-                var i = 0
-                while i < 10 { imu.present(rows[k % rows.count]); k += 1; i += 1 }
-                now += 100_000_000
-                device.poll(nowNanoseconds: now, into: &burst)
-                delivered += burst.count
-                b += 1
-            }
-        }
-        cycle(100)
-        delivered = 0
-        let allocations = allocationCount { cycle(10_000) }
-        let count = delivered
-        #expect(allocations == 0)
-        #expect(count == 100_000)
-    }
 }
 
 extension LSM6DSLFIFOTests {
